@@ -1,0 +1,61 @@
+import { type TaskEvent } from '../models/task-event.model.js';
+
+/** Where the TaskManager sends the events it emits. {@link EventPoster} is the real one. */
+export interface EventSink {
+  /** Accepts one event; never throws, never blocks. */
+  post(event: TaskEvent): void;
+}
+
+/** One delivery attempt handed to an {@link EventTransport}. */
+export interface EventDelivery {
+  readonly event: TaskEvent;
+  /** The serialized body (UTF-8 JSON), computed once per event; the transport signs these bytes. */
+  readonly body: string;
+  /** 1 for the first attempt. */
+  readonly attempt: number;
+}
+
+/** What an attempt came to. Any `ok: false` is retried on the schedule. */
+export type DeliveryOutcome =
+  | { readonly ok: true; readonly status?: number }
+  | {
+      readonly ok: false;
+      readonly status?: number;
+      /** From a `Retry-After` header, honoured within the retry schedule. */
+      readonly retryAfterMs?: number;
+      /** Why, for the log: `HTTP 500`, `ECONNREFUSED`, `timeout after 10000 ms`. */
+      readonly error: string;
+    };
+
+/**
+ * The delivery port: sends one event once. It must not throw (report failures as `ok: false`).
+ * Adapters: {@link HttpEventTransport}, {@link InMemoryEventTransport}, {@link NoopEventTransport}.
+ */
+export interface EventTransport {
+  /** For logs, e.g. `http://127.0.0.1:8000/api/agent/events` or `noop`. */
+  readonly description: string;
+  send(delivery: EventDelivery): Promise<DeliveryOutcome>;
+  close?(): Promise<void>;
+}
+
+/** Counters of an {@link EventPoster}. */
+export interface PosterStats {
+  /** Events accepted by `post`. */
+  accepted: number;
+  /** Events acknowledged with a 2xx (or accepted by a no-op transport). */
+  delivered: number;
+  /** Failed attempts that were scheduled for another try. */
+  retried: number;
+  /** Events given up: past the retry cap, pushed out of a full queue, or posted after close. */
+  dropped: number;
+  /** Events waiting or in flight. */
+  queueDepth: number;
+}
+
+/** What {@link EventPoster.aclose} reports. */
+export interface FlushReport {
+  delivered: number;
+  dropped: number;
+  /** Events still undelivered when the deadline passed (abandoned, logged). */
+  unflushed: number;
+}

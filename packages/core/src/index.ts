@@ -1,0 +1,66 @@
+import 'reflect-metadata';
+
+// Models (spec §4.1)
+export {
+  SCHEMA_VERSION,
+  TASK_STATES,
+  TERMINAL_STATES,
+  EVENT_TYPES,
+  isTerminalState,
+} from './models/schema.js';
+export type { TaskState, EventType } from './models/schema.js';
+export { isJsonObject } from './models/json.types.js';
+export type { JsonObject } from './models/json.types.js';
+export { TaskFailure } from './models/task-failure.model.js';
+export type { TaskFailureInit } from './models/task-failure.model.js';
+export { TaskEvent } from './models/task-event.model.js';
+export type { TaskEventInit, TaskEventJson } from './models/task-event.model.js';
+export { TaskInfo } from './models/task-info.model.js';
+export type { TaskInfoInit, TaskInfoJson } from './models/task-info.model.js';
+export { parseTaskEvent, parseTaskInfo, parseTaskFailure } from './models/parse.js';
+export type { WireInput } from './models/parse.js';
+
+// Errors
+export {
+  RobotMcpKitError,
+  ConfigError,
+  ContractValidationError,
+  TriggerValidationError,
+  formatIssues,
+} from './errors/kit.error.js';
+export type { FieldIssue } from './errors/kit.error.js';
+
+// Signing (spec §4.3)
+export { sign, signatureHeader, verify, SIGNATURE_PREFIX } from './signing/signing.js';
+export type { VerifyOptions } from './signing/signing.js';
+
+// Time
+export { systemClock, sleep } from './clock/clock.port.js';
+export type { Clock, TimerHandle } from './clock/clock.port.js';
+export { ManualClock } from './clock/manual.clock.js';
+
+// Logging
+export { createLogger, MemoryLogger, silentLogger } from './logging/logger.js';
+export type { Logger, LogMeta, LogLevel, LoggerOptions, LogEntry } from './logging/logger.js';
+
+// Triggers
+export type { Trigger, TriggerEvaluator } from './triggers/trigger.types.js';
+
+// Tasks (spec §4.2)
+export type {
+  TaskContext,
+  TaskBody,
+  StartTaskOptions,
+  TaskChange,
+  TaskListener,
+} from './tasks/task.types.js';
+
+// Events (spec §3.1, §4.3)
+export type {
+  EventSink,
+  EventDelivery,
+  DeliveryOutcome,
+  EventTransport,
+  PosterStats,
+  FlushReport,
+} from './events/event.types.js';

@@ -1,0 +1,17 @@
+/** The wire contract version carried in every TaskEvent (`schema_version`). */
+export const SCHEMA_VERSION = 1;
+
+/** Every state a task can be in; `running` is the only non-terminal one. */
+export const TASK_STATES = ['running', 'succeeded', 'failed', 'cancelled'] as const;
+export type TaskState = (typeof TASK_STATES)[number];
+
+/** The terminal states: once a task is in one of these it never changes again. */
+export const TERMINAL_STATES: readonly TaskState[] = ['succeeded', 'failed', 'cancelled'];
+
+/** Every event type a server pushes. */
+export const EVENT_TYPES = ['progress', 'trigger_fired', 'task_done', 'task_failed', 'watch_event'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export function isTerminalState(state: TaskState): boolean {
+  return state !== 'running';
+}

@@ -1,0 +1,49 @@
+import { type JsonObject } from '../models/json.types.js';
+import { type TaskEvent } from '../models/task-event.model.js';
+import { type TaskInfo } from '../models/task-info.model.js';
+import { type TaskState } from '../models/schema.js';
+import { type Trigger } from '../triggers/trigger.types.js';
+
+/** Handed to every task body. */
+export interface TaskContext {
+  readonly taskId: string;
+  readonly tool: string;
+  /** The triggers the caller attached, as passed. */
+  readonly triggers: readonly Trigger[];
+  /** Aborted when the task is cancelled; pass it to anything that can be aborted. */
+  readonly signal: AbortSignal;
+  /**
+   * Records the progress (readable in TaskInfo.progress), emits a `progress` event, then evaluates
+   * the task's triggers with the registered evaluators and fires those that match.
+   */
+  progress(payload: JsonObject): Promise<void>;
+  /** Emits `trigger_fired` `{trigger, ...extra}`, at most once per trigger unless `repeat: true`. */
+  fireTrigger(trigger: Trigger, extra?: JsonObject): Promise<void>;
+  /** Emits a `watch_event` (long-lived watcher tasks). */
+  emit(payload: JsonObject): Promise<void>;
+  /** Throws the cancellation reason if the task was cancelled (cooperative checkpoint). */
+  throwIfCancelled(): void;
+  /** Waits `ms` on the manager's clock; rejects at once when the task is cancelled. */
+  sleep(ms: number): Promise<void>;
+}
+
+/** The real work of a long-running tool. Returns the result object (`task_done {"result": ...}`). */
+export type TaskBody = (ctx: TaskContext) => Promise<JsonObject>;
+
+/** Options of {@link TaskManager.start}. */
+export interface StartTaskOptions {
+  triggers?: readonly unknown[] | null;
+  estDurationS?: number | null;
+}
+
+/** A change to a task, for observers (native MCP tasks, resources, event feeds). */
+export interface TaskChange {
+  /** `started`; `event` when the task emitted an event; `finished` when it reached a terminal state. */
+  readonly kind: 'started' | 'event' | 'finished';
+  readonly task: TaskInfo;
+  readonly event?: TaskEvent;
+}
+
+export type TaskListener = (change: TaskChange) => void;
+
+export type { TaskState };
