@@ -64,3 +64,28 @@ export type {
   PosterStats,
   FlushReport,
 } from './events/event.types.js';
+
+// Events — delivery (spec §3.1, §3.4, §4.3)
+export { EventPoster } from './events/event-poster.js';
+export type { EventPosterOptions, EventPosterEnvOptions } from './events/poster-options.js';
+export { HttpEventTransport, parseRetryAfter } from './events/http-event.transport.js';
+export type { HttpEventTransportOptions } from './events/http-event.transport.js';
+export { InMemoryEventTransport } from './events/in-memory-event.transport.js';
+export type { DeliveryHandler, RecordedDelivery } from './events/in-memory-event.transport.js';
+export { NoopEventTransport } from './events/noop-event.transport.js';
+export { createEventTransportFromEnv } from './events/event-transport.factory.js';
+export type { EventTransportEnvOptions } from './events/event-transport.factory.js';
+
+// Tasks and triggers (implementation)
+export { TriggerRegistry } from './triggers/trigger.registry.js';
+export { progressAboveTrigger, etaBelowTrigger, zoneEnteredTrigger } from './triggers/builtin-triggers.js';
+export { validateTriggers } from './triggers/trigger.validation.js';
+export {
+  TaskError,
+  TaskCancelledError,
+  TaskManagerClosedError,
+  TaskArgumentError,
+} from './tasks/task.error.js';
+export type { TaskErrorOptions } from './tasks/task.error.js';
+export { TaskManager } from './tasks/task-manager.js';
+export type { TaskManagerOptions } from './tasks/task-manager.options.js';

@@ -1,1 +1,49 @@
-export {};
+// The app side of the robot-mcp-kit contract: receive, verify, dedupe, order and reconcile.
+
+// Receiver (spec §3.1, app side)
+export { createEventReceiver, EventReceiver } from './receiver/event-receiver.js';
+export type {
+  EventReceiverOptions,
+  EventHandler,
+  EventContext,
+  GapHandler,
+  SeqGap,
+  TrackedTask,
+  ReceiverStats,
+  RawEventRequest,
+  ReceiverResponse,
+  ReceiverResponseBody,
+  HeaderBag,
+} from './receiver/receiver.types.js';
+export type { NodeHttpHandler } from './receiver/node-http.handler.js';
+export {
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_SKEW_S,
+  DEFAULT_DEDUPE_TTL_S,
+  DEFAULT_DEDUPE_MAX,
+  DEFAULT_MAX_TASKS,
+  DEFAULT_FINISHED_TTL_S,
+} from './receiver/receiver.options.js';
+
+// Framework adapters (no runtime dependency on express or fastify)
+export { expressEventReceiver } from './adapters/express.adapter.js';
+export type { ExpressEventHandler } from './adapters/express.adapter.js';
+export { fastifyEventReceiver, DEFAULT_EVENTS_PATH } from './adapters/fastify.adapter.js';
+export type {
+  FastifyEventReceiverOptions,
+  FastifyInstanceLike,
+  FastifyRequestLike,
+  FastifyReplyLike,
+  FastifyRouteLike,
+} from './adapters/fastify.adapter.js';
+
+// Reconciliation (spec §3.3, app side)
+export { Reconciler, SERVER_RESTARTED, serverRestartedTask } from './reconcile/reconciler.js';
+export { ReconcileToolError } from './reconcile/tool-result.parser.js';
+export type {
+  ReconcilerOptions,
+  ReconcileOptions,
+  ReconcileReport,
+  ReconcileError,
+  ToolCaller,
+} from './reconcile/reconcile.types.js';

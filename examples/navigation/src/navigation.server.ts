@@ -1,0 +1,84 @@
+import { type TaskContext } from '@robot-mcp-kit/core';
+import { CapabilityServer, LongRunningTool, Tool } from '@robot-mcp-kit/server';
+import { NavigateArgs, SetDoorArgs } from './navigation.args.js';
+import { type NavigationConfig, navigationConfigFromEnv } from './navigation.config.js';
+import { UnknownDoorError } from './navigation.error.js';
+import { type NavigationResult, type Pose, SimulatedRobot } from './simulated-robot.js';
+import { SiteMap } from './site-map.js';
+
+/**
+ * A simulated robot base. `navigate_to` drives a route of waypoints in (simulated) time, reporting
+ * `{eta_s, distance_m, percent, zone, x, y}` every tick; `eta_below` and `zone_entered` triggers fire
+ * through the built-in plugins — the body only reports progress.
+ */
+@CapabilityServer({
+  name: 'navigation',
+  version: '0.1.0',
+  description: 'A simulated robot base that drives between named places',
+  instructions:
+    'navigate_to starts a drive and returns its task_id at once; progress, triggers ' +
+    '({"type": "eta_below", "seconds": N}, {"type": "zone_entered", "zone": "kitchen"}) and the outcome ' +
+    'arrive as events. Follow a drive with get_task, stop it with stop or cancel_task. get_map lists the goals.',
+})
+export class NavigationServer {
+  readonly robot: SimulatedRobot;
+
+  /** Configuration comes from the environment (NAV_SPEED_MPS, ...) unless given. */
+  constructor(config: NavigationConfig = navigationConfigFromEnv(), map: SiteMap = new SiteMap()) {
+    this.robot = new SimulatedRobot(map, config);
+  }
+
+  @LongRunningTool({
+    description:
+      'Drive the robot to a named place of the map. Returns a task_id immediately; progress ' +
+      '{eta_s, distance_m, percent, zone, x, y} is reported while driving. Supports triggers ' +
+      '{"type": "eta_below", "seconds": N} and {"type": "zone_entered", "zone": Z}. Fails with UNKNOWN_GOAL ' +
+      'or DOOR_CLOSED. A new navigate_to replaces a running one.',
+    actuates: true,
+    maxConcurrent: 1,
+    preempt: true,
+  })
+  async navigateTo(args: NavigateArgs, ctx: TaskContext): Promise<NavigationResult> {
+    return this.robot.navigate(args.goal, ctx);
+  }
+
+  @Tool({
+    description: 'Where the robot is now: {x, y, zone, moving, goal, task_id}.',
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  })
+  getPose(): Pose {
+    return this.robot.pose();
+  }
+
+  @Tool({
+    description: 'The map: goals navigate_to accepts, zones, and doors with their state (open or closed).',
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  })
+  getMap(): { goals: string[]; zones: string[]; doors: Record<string, 'open' | 'closed'> } {
+    const { map } = this.robot;
+    return { goals: map.goals, zones: map.zones, doors: this.robot.doors() };
+  }
+
+  @Tool({
+    description:
+      'Stop the robot now. Cancels the running navigation (its task ends cancelled) and returns ' +
+      '{stopped, task_id, goal, pose}; {stopped: false} when the robot was not moving.',
+    actuates: true,
+  })
+  async stop(): Promise<Record<string, unknown>> {
+    const stopped = await this.robot.stop();
+    const pose = this.robot.pose();
+    return stopped ? { stopped: true, ...stopped, pose } : { stopped: false, pose };
+  }
+
+  @Tool({
+    description:
+      'Simulation control: open or close a door of the simulated site. A closed door on the route makes ' +
+      'navigate_to fail with DOOR_CLOSED.',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  })
+  setDoor(args: SetDoorArgs): { door: string; state: 'open' | 'closed' } {
+    if (!this.robot.setDoor(args.door, args.open)) throw new UnknownDoorError(args.door, this.robot.map.doors);
+    return { door: args.door, state: args.open ? 'open' : 'closed' };
+  }
+}

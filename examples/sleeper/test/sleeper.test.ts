@@ -1,0 +1,163 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { type AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { parseTaskEvent, type TaskEvent, verify } from '@robot-mcp-kit/core';
+import { bootstrap, type RobotMcpApp } from '@robot-mcp-kit/server';
+import { SleeperServer } from '../src/sleeper.server.js';
+
+interface Received {
+  headers: IncomingMessage['headers'];
+  body: string;
+  verified: boolean;
+  event: TaskEvent;
+}
+
+const SECRET = 'sleeper-test-secret';
+let receiver: Server | undefined;
+let app: RobotMcpApp | undefined;
+let client: Client | undefined;
+
+afterEach(async () => {
+  await client?.close();
+  await app?.close({ timeoutMs: 2000 });
+  await new Promise((resolve) => (receiver ? receiver.close(resolve) : resolve(undefined)));
+  receiver = app = client = undefined;
+});
+
+async function startReceiver(received: Received[]): Promise<string> {
+  receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const verified = verify(
+        SECRET,
+        String(req.headers['x-rvc-timestamp']),
+        body,
+        String(req.headers['x-rvc-signature']),
+      );
+      received.push({ headers: req.headers, body, verified, event: parseTaskEvent(body) });
+      res.writeHead(verified ? 200 : 401).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/api/agent/events`;
+}
+
+async function connectSleeper(callbackUrl: string): Promise<void> {
+  app = bootstrap(SleeperServer, {
+    env: { RVC_CALLBACK_URL: callbackUrl, RVC_EVENT_SECRET: SECRET, LOG_LEVEL: 'error' },
+  });
+  const [c, s] = InMemoryTransport.createLinkedPair();
+  await app.connect(s);
+  client = new Client({ name: 'test', version: '1' });
+  await client.connect(c);
+}
+
+const waitFor = async (predicate: () => boolean, ms = 10_000) => {
+  const deadline = Date.now() + ms;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+describe('sleeper (spec §5) over the in-memory client, events to a real HTTP receiver', () => {
+  it('lists sleep_task with its schema and the reconciliation tools', async () => {
+    const received: Received[] = [];
+    await connectSleeper(await startReceiver(received));
+    const { tools } = await client!.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['cancel_task', 'get_task', 'list_tasks', 'sleep_task']);
+    const schema = tools.find((t) => t.name === 'sleep_task')!.inputSchema as {
+      properties: Record<string, Record<string, unknown>>;
+      required: string[];
+    };
+    expect(schema.required).toEqual(['duration_s']);
+    expect(schema.properties.duration_s).toMatchObject({ type: 'number', exclusiveMinimum: 0 });
+    expect(schema.properties.fail).toMatchObject({ type: 'boolean' });
+    expect(schema.properties.triggers).toMatchObject({ type: 'array' });
+  });
+
+  it('pushes signed progress, trigger and done events in order', async () => {
+    const received: Received[] = [];
+    await connectSleeper(await startReceiver(received));
+    const result = (await client!.callTool({
+      name: 'sleep_task',
+      arguments: {
+        duration_s: 2.5,
+        triggers: [
+          { type: 'eta_below', seconds: 1 },
+          { type: 'progress_above', percent: 50 },
+        ],
+      },
+    })) as CallToolResult;
+    const info = result.structuredContent as { task_id: string; state: string; est_duration_s: number };
+    expect(info).toMatchObject({ state: 'running', est_duration_s: 2.5 });
+    expect(info.task_id).toMatch(/^slee-[0-9a-f]{6}$/);
+    await waitFor(() => received.some((r) => r.event.type === 'task_done'));
+    expect(received.every((r) => r.verified)).toBe(true);
+    expect(received.every((r) => r.headers['x-rvc-server'] === 'sleeper')).toBe(true);
+    expect(received.every((r) => r.headers['content-type'] === 'application/json')).toBe(true);
+    const summary = received.map((r) => [r.event.seq, r.event.type, r.event.payload]);
+    expect(summary).toEqual([
+      [1, 'progress', { eta_s: 1.5, percent: 40 }],
+      [2, 'progress', { eta_s: 0.5, percent: 80 }],
+      [3, 'trigger_fired', { trigger: { type: 'eta_below', seconds: 1 }, eta_s: 0.5 }],
+      [4, 'trigger_fired', { trigger: { type: 'progress_above', percent: 50 }, percent: 80 }],
+      [5, 'progress', { eta_s: 0, percent: 100 }],
+      [6, 'task_done', { result: { slept_s: 2.5 } }],
+    ]);
+  });
+
+  it('fails with FAKE_FAILURE and its suggestion', async () => {
+    const received: Received[] = [];
+    await connectSleeper(await startReceiver(received));
+    await client!.callTool({ name: 'sleep_task', arguments: { duration_s: 0.2, fail: true } });
+    await waitFor(() => received.some((r) => r.event.type === 'task_failed'));
+    expect(received.at(-1)!.event.payload).toEqual({
+      error_code: 'FAKE_FAILURE',
+      message: 'The sleeper was asked to fail.',
+      recoverable: true,
+      suggestions: ['retry_without_fail'],
+    });
+  });
+
+  it('cancel stops the work: no more progress and no terminal event', async () => {
+    const received: Received[] = [];
+    await connectSleeper(await startReceiver(received));
+    const result = (await client!.callTool({
+      name: 'sleep_task',
+      arguments: { duration_s: 30 },
+    })) as CallToolResult;
+    const taskId = (result.structuredContent as { task_id: string }).task_id;
+    await waitFor(() => received.length >= 1);
+    const cancel = (await client!.callTool({
+      name: 'cancel_task',
+      arguments: { task_id: taskId },
+    })) as CallToolResult;
+    expect(JSON.parse((cancel.content[0] as { text: string }).text)).toEqual({
+      task_id: taskId,
+      state: 'cancelled',
+    });
+    const count = received.length;
+    await new Promise((r) => setTimeout(r, 1300));
+    expect(received.length).toBe(count);
+    expect(received.some((r) => r.event.type === 'task_done' || r.event.type === 'task_failed')).toBe(false);
+  });
+
+  it('rejects a non-positive duration with a tool error and keeps serving', async () => {
+    const received: Received[] = [];
+    await connectSleeper(await startReceiver(received));
+    const bad = (await client!.callTool({
+      name: 'sleep_task',
+      arguments: { duration_s: 0 },
+    })) as CallToolResult;
+    expect(bad.isError).toBe(true);
+    expect((bad.content[0] as { text: string }).text).toContain('duration_s must be a positive number');
+    const ok = (await client!.callTool({ name: 'list_tasks', arguments: {} })) as CallToolResult;
+    expect(JSON.parse((ok.content[0] as { text: string }).text)).toEqual({ tasks: [] });
+  });
+});

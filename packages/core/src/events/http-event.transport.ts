@@ -1,0 +1,173 @@
+import http from 'node:http';
+import https from 'node:https';
+import got, { type Agents } from 'got';
+import { type Clock, systemClock } from '../clock/clock.port.js';
+import { ConfigError } from '../errors/kit.error.js';
+import { type Logger, silentLogger } from '../logging/logger.js';
+import { signatureHeader } from '../signing/signing.js';
+import { type DeliveryOutcome, type EventDelivery, type EventTransport } from './event.types.js';
+
+/** Options of {@link HttpEventTransport}. */
+export interface HttpEventTransportOptions {
+  /** The app's events endpoint, e.g. `http://127.0.0.1:8000/api/agent/events`. */
+  url: string;
+  /** The HMAC secret shared with the app (`RVC_EVENT_SECRET`). */
+  secret: string;
+  /** Sent as `X-RVC-Server`. */
+  serverName: string;
+  /** Source of `X-RVC-Timestamp` (default the system clock). */
+  clock?: Clock;
+  /** Per-request timeout in ms (default 10 000). */
+  timeoutMs?: number;
+  logger?: Logger;
+}
+
+/**
+ * The HTTP adapter of the {@link EventTransport} port (spec §3.1): one signed POST per attempt
+ * over a single keep-alive agent. It never retries by itself (the poster owns the schedule) and
+ * never throws: every failure comes back as `{ ok: false }`.
+ */
+export class HttpEventTransport implements EventTransport {
+  readonly description: string;
+  private readonly url: URL;
+  private readonly secret: string;
+  private readonly serverName: string;
+  private readonly clock: Clock;
+  private readonly timeoutMs: number;
+  private readonly logger: Logger;
+  private readonly agent: http.Agent;
+  private readonly agents: Agents;
+  private closed = false;
+
+  constructor(options: HttpEventTransportOptions) {
+    this.url = parseCallbackUrl(options.url, 'url');
+    if (typeof options.secret !== 'string' || options.secret.length === 0) {
+      throw new ConfigError('secret', 'must be a non-empty string: the HMAC secret shared with the app');
+    }
+    if (typeof options.serverName !== 'string' || options.serverName.trim() === '') {
+      throw new ConfigError(
+        'serverName',
+        'must be a non-empty string such as "navigation" (sent as X-RVC-Server)',
+      );
+    }
+    const timeoutMs = options.timeoutMs ?? 10_000;
+    if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+      throw new ConfigError(
+        'timeoutMs',
+        `must be a positive number of milliseconds, e.g. 10000; got ${timeoutMs}`,
+      );
+    }
+    this.secret = options.secret;
+    this.serverName = options.serverName;
+    this.clock = options.clock ?? systemClock;
+    this.timeoutMs = timeoutMs;
+    this.description = describeUrl(this.url);
+    this.logger = (options.logger ?? silentLogger).child({ target: this.description });
+    if (this.url.protocol === 'https:') {
+      const agent = new https.Agent({ keepAlive: true });
+      this.agent = agent;
+      this.agents = { https: agent };
+    } else {
+      this.agent = new http.Agent({ keepAlive: true });
+      this.agents = { http: this.agent };
+    }
+  }
+
+  /** Sends one signed POST. Resolves `{ ok: true }` on any 2xx; never rejects. */
+  async send(delivery: EventDelivery): Promise<DeliveryOutcome> {
+    if (this.closed) return { ok: false, error: 'transport closed' };
+    const body = Buffer.from(delivery.body, 'utf8');
+    const timestamp = Math.floor(this.clock.now() / 1000);
+    const meta = { event_id: delivery.event.event_id, attempt: delivery.attempt };
+    try {
+      const response = await got.post(this.url, {
+        body,
+        headers: {
+          'Content-Type': 'application/json',
+          'X-RVC-Server': this.serverName,
+          'X-RVC-Timestamp': String(timestamp),
+          'X-RVC-Signature': signatureHeader(this.secret, timestamp, body),
+        },
+        agent: this.agents,
+        retry: { limit: 0 },
+        throwHttpErrors: false,
+        followRedirect: false,
+        timeout: { request: this.timeoutMs },
+        responseType: 'text',
+      });
+      const status = response.statusCode;
+      if (status >= 200 && status < 300) {
+        this.logger.debug('event delivered', { ...meta, status });
+        return { ok: true, status };
+      }
+      const retryAfterMs = parseRetryAfter(response.headers['retry-after'], this.clock.now());
+      this.logger.debug('event rejected', { ...meta, status, retry_after_ms: retryAfterMs });
+      return retryAfterMs === undefined
+        ? { ok: false, status, error: `HTTP ${status}` }
+        : { ok: false, status, error: `HTTP ${status}`, retryAfterMs };
+    } catch (err) {
+      const error = this.describeError(err);
+      this.logger.debug('event POST failed', { ...meta, error });
+      return { ok: false, error };
+    }
+  }
+
+  /** Destroys the keep-alive agent (open sockets included). Later sends fail with `transport closed`. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.agent.destroy();
+  }
+
+  private describeError(err: unknown): string {
+    const e = err as { name?: string; code?: string; message?: string };
+    if (e?.name === 'TimeoutError') return `timeout after ${this.timeoutMs} ms`;
+    if (typeof e?.code === 'string' && e.code !== 'ERR_GOT_REQUEST_ERROR') return e.code;
+    return typeof e?.message === 'string' ? e.message : String(err);
+  }
+}
+
+/**
+ * Parses a `Retry-After` header — delay seconds (`120`) or an HTTP date — into milliseconds from
+ * `nowMs`. Returns `undefined` when absent or unparseable; a date in the past gives 0.
+ */
+export function parseRetryAfter(value: string | string[] | undefined, nowMs: number): number | undefined {
+  const raw = Array.isArray(value) ? value[0] : value;
+  if (typeof raw !== 'string') return undefined;
+  const text = raw.trim();
+  if (text === '') return undefined;
+  if (/^\d+(?:\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  if (!/[a-z]/i.test(text)) return undefined;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
+}
+
+/**
+ * Parses an http(s) callback URL. @throws ConfigError naming `variable`, with an example.
+ */
+export function parseCallbackUrl(value: unknown, variable: string): URL {
+  const example = 'e.g. http://127.0.0.1:8000/api/agent/events';
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new ConfigError(variable, `must be an http(s) URL of the app's events endpoint, ${example}`);
+  }
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new ConfigError(
+      variable,
+      `is not a valid URL (${JSON.stringify(value)}); use an http(s) URL, ${example}`,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(
+      variable,
+      `must use http or https, not ${url.protocol.replace(':', '')}; ${example}`,
+    );
+  }
+  return url;
+}
+
+/** The URL without credentials, query or fragment, safe to log. */
+function describeUrl(url: URL): string {
+  return `${url.protocol}//${url.host}${url.pathname}`;
+}

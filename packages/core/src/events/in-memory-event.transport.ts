@@ -1,0 +1,76 @@
+import { type TaskEvent } from '../models/task-event.model.js';
+import { type DeliveryOutcome, type EventDelivery, type EventTransport } from './event.types.js';
+
+/** Decides the outcome of one attempt; may be async (return a pending promise to hold a send). */
+export type DeliveryHandler = (delivery: EventDelivery) => DeliveryOutcome | Promise<DeliveryOutcome>;
+
+/** One attempt as recorded by {@link InMemoryEventTransport}. */
+export interface RecordedDelivery extends EventDelivery {
+  readonly outcome: DeliveryOutcome;
+}
+
+const SCRIPTED_FAILURE: DeliveryOutcome = { ok: false, status: 503, error: 'HTTP 503 (scripted)' };
+
+/**
+ * The in-memory adapter of the {@link EventTransport} port, for tests: records every attempt and
+ * every acknowledged event, and can be scripted to fail (`failNext`) or to answer through a handler.
+ */
+export class InMemoryEventTransport implements EventTransport {
+  readonly description = 'memory';
+  /** Every attempt, in the order they completed, with its outcome. */
+  readonly deliveries: RecordedDelivery[] = [];
+  /** The acknowledged (ok) events, in the order they were acknowledged. */
+  readonly events: TaskEvent[] = [];
+  /** Every attempt, in the order they started (including ones still pending). */
+  readonly attempts: EventDelivery[] = [];
+  private handler: DeliveryHandler | undefined;
+  private scripted: DeliveryOutcome[] = [];
+  private closedFlag = false;
+
+  constructor(handler?: DeliveryHandler) {
+    this.handler = handler;
+  }
+
+  /** True once {@link close} was called. */
+  get closed(): boolean {
+    return this.closedFlag;
+  }
+
+  /** The acknowledged bodies, parsed back to JSON. */
+  get bodies(): unknown[] {
+    return this.deliveries.filter((d) => d.outcome.ok).map((d) => JSON.parse(d.body) as unknown);
+  }
+
+  /** Makes the next `count` attempts fail with `outcome` (default a 503), before the handler runs. */
+  failNext(count: number, outcome: DeliveryOutcome = SCRIPTED_FAILURE): this {
+    for (let i = 0; i < count; i += 1) this.scripted.push(outcome);
+    return this;
+  }
+
+  /** Answers later attempts through `handler` (`undefined` = acknowledge everything). */
+  setHandler(handler: DeliveryHandler | undefined): this {
+    this.handler = handler;
+    return this;
+  }
+
+  async send(delivery: EventDelivery): Promise<DeliveryOutcome> {
+    this.attempts.push(delivery);
+    const scripted = this.scripted.shift();
+    const outcome: DeliveryOutcome =
+      scripted ?? (this.handler ? await this.handler(delivery) : { ok: true, status: 200 });
+    this.deliveries.push({ ...delivery, outcome });
+    if (outcome.ok) this.events.push(delivery.event);
+    return outcome;
+  }
+
+  async close(): Promise<void> {
+    this.closedFlag = true;
+  }
+
+  /** Forgets everything recorded (not the script or handler). */
+  clear(): void {
+    this.deliveries.length = 0;
+    this.events.length = 0;
+    this.attempts.length = 0;
+  }
+}

@@ -1,0 +1,120 @@
+import { type Clock } from '../clock/clock.port.js';
+import { ConfigError } from '../errors/kit.error.js';
+import { type Logger } from '../logging/logger.js';
+import { type EventTransport } from './event.types.js';
+
+/** The numeric options of an EventPoster after defaults and validation. */
+export interface ValidPosterOptions {
+  serverName: string;
+  transport: EventTransport;
+  maxQueue: number;
+  lanes: number;
+  retryDelaysMs: readonly number[];
+  retryEveryMs: number;
+  maxRetryMs: number;
+}
+
+/** Options of {@link EventPoster}; every number is in milliseconds unless named otherwise. */
+export interface EventPosterOptions {
+  /** The server name (`X-RVC-Server`), for logs. */
+  serverName: string;
+  transport: EventTransport;
+  clock?: Clock;
+  logger?: Logger;
+  /** Most events waiting or in flight across all lanes (default 10 000). */
+  maxQueue?: number;
+  /** Delivery lanes; a task's events always use the same lane (default 8; 1 = one global FIFO). */
+  lanes?: number;
+  /** Waits before the 2nd, 3rd, ... attempts (default 500, 2000, 8000). */
+  retryDelaysMs?: readonly number[];
+  /** Wait between attempts once `retryDelaysMs` is used up; also the longest Retry-After honoured (30 000). */
+  retryEveryMs?: number;
+  /** Retry cap per event, counted from when it was posted (default 600 000 = 10 minutes). */
+  maxRetryMs?: number;
+}
+
+/** Options of {@link EventPoster.fromEnv}. */
+export interface EventPosterEnvOptions extends Omit<EventPosterOptions, 'serverName' | 'transport'> {
+  env?: NodeJS.ProcessEnv;
+  /** Per-request timeout of the HTTP transport (default `RVC_EVENT_TIMEOUT_MS`, else 10 000). */
+  timeoutMs?: number;
+}
+
+export const POSTER_DEFAULTS = {
+  maxQueue: 10_000,
+  lanes: 8,
+  retryDelaysMs: [500, 2000, 8000] as readonly number[],
+  retryEveryMs: 30_000,
+  maxRetryMs: 600_000,
+};
+
+/** Applies defaults and checks every option. @throws ConfigError naming the bad option. */
+export function validatePosterOptions(options: EventPosterOptions): ValidPosterOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new ConfigError('options', 'must be an object such as { serverName: "navigation", transport }');
+  }
+  const { serverName, transport } = options;
+  if (typeof serverName !== 'string' || serverName.trim() === '') {
+    throw new ConfigError('serverName', 'must be a non-empty string such as "navigation"');
+  }
+  if (typeof transport !== 'object' || transport === null || typeof transport.send !== 'function') {
+    throw new ConfigError(
+      'transport',
+      'must be an EventTransport (an object with send()); use EventPoster.fromEnv() to build one from RVC_CALLBACK_URL',
+    );
+  }
+  const retryDelaysMs = options.retryDelaysMs ?? POSTER_DEFAULTS.retryDelaysMs;
+  if (
+    !Array.isArray(retryDelaysMs) ||
+    !retryDelaysMs.every((d) => typeof d === 'number' && Number.isFinite(d) && d >= 0)
+  ) {
+    throw new ConfigError(
+      'retryDelaysMs',
+      'must be an array of non-negative numbers of ms, e.g. [500, 2000, 8000]',
+    );
+  }
+  return {
+    serverName,
+    transport,
+    maxQueue: integer('maxQueue', options.maxQueue, POSTER_DEFAULTS.maxQueue, 1),
+    lanes: integer('lanes', options.lanes, POSTER_DEFAULTS.lanes, 1),
+    retryDelaysMs: [...(retryDelaysMs as readonly number[])],
+    retryEveryMs: number('retryEveryMs', options.retryEveryMs, POSTER_DEFAULTS.retryEveryMs, true),
+    maxRetryMs: number('maxRetryMs', options.maxRetryMs, POSTER_DEFAULTS.maxRetryMs, false),
+  };
+}
+
+function integer(name: string, value: number | undefined, fallback: number, min: number): number {
+  const v = value ?? fallback;
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min) {
+    throw new ConfigError(name, `must be an integer >= ${min} (default ${fallback}); got ${String(value)}`);
+  }
+  return v;
+}
+
+function number(name: string, value: number | undefined, fallback: number, positive: boolean): number {
+  const v = value ?? fallback;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || (positive && v === 0)) {
+    const bound = positive ? '> 0' : '>= 0';
+    throw new ConfigError(
+      name,
+      `must be a number of milliseconds ${bound} (default ${fallback}); got ${String(value)}`,
+    );
+  }
+  return v;
+}
+
+/**
+ * The wait after failed attempt number `attempt` (1-based): the schedule's delay, raised by a
+ * server's Retry-After up to `retryEveryMs` — `min(max(scheduled, retryAfter), retryEveryMs)`,
+ * never below the scheduled delay.
+ */
+export function retryDelay(
+  schedule: { retryDelaysMs: readonly number[]; retryEveryMs: number },
+  attempt: number,
+  retryAfterMs: number | undefined,
+): number {
+  const scheduled = schedule.retryDelaysMs[attempt - 1] ?? schedule.retryEveryMs;
+  if (retryAfterMs === undefined || !Number.isFinite(retryAfterMs) || retryAfterMs <= 0) return scheduled;
+  return Math.max(scheduled, Math.min(retryAfterMs, schedule.retryEveryMs));
+}

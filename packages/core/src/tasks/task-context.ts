@@ -1,0 +1,157 @@
+import { sleep, type Clock } from '../clock/clock.port.js';
+import { type JsonObject } from '../models/json.types.js';
+import { type EventType } from '../models/schema.js';
+import { type Logger } from '../logging/logger.js';
+import { type TaskInfo } from '../models/task-info.model.js';
+import { type TriggerRegistry } from '../triggers/trigger.registry.js';
+import { type Trigger } from '../triggers/trigger.types.js';
+import { TaskArgumentError } from './task.error.js';
+import { deepFreeze, describeValue, errorMessage, toFrozenJsonObject } from './task-json.util.js';
+import { type TaskRecord } from './task-record.js';
+import { type TaskContext } from './task.types.js';
+import { TriggerTracker } from './task-triggers.js';
+
+/** What a task context needs from its manager. */
+export interface TaskHost {
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly registry: TriggerRegistry;
+  /** Emits an event of the task; returns false (and logs) when the task no longer accepts events. */
+  emitEvent(record: TaskRecord, type: EventType, payload: JsonObject): boolean;
+  /** Logs at debug that a finished task's body tried to `what`; returns true when it is finished. */
+  ignoreIfFinished(record: TaskRecord, what: string): boolean;
+}
+
+function jsonArgument(value: unknown, argument: string, example: string): JsonObject {
+  const check = toFrozenJsonObject(value);
+  if (check.ok) return check.value;
+  throw new TaskArgumentError(argument, `expected a plain JSON object such as ${example}, ${check.problem}`);
+}
+
+/** The {@link TaskContext} the TaskManager hands to a task body. */
+export class ManagedTaskContext implements TaskContext {
+  readonly taskId: string;
+  readonly tool: string;
+  readonly triggers: readonly Trigger[];
+  readonly signal: AbortSignal;
+  private readonly tracker: TriggerTracker;
+
+  constructor(
+    private readonly host: TaskHost,
+    private readonly record: TaskRecord,
+  ) {
+    this.taskId = record.id;
+    this.tool = record.tool;
+    this.triggers = record.triggers;
+    this.signal = record.controller.signal;
+    this.tracker = new TriggerTracker(record.triggers);
+  }
+
+  async progress(payload: JsonObject): Promise<void> {
+    const progress = jsonArgument(payload, 'payload', '{ percent: 40, eta_s: 12.5 }');
+    if (this.host.ignoreIfFinished(this.record, 'report progress')) return;
+    this.record.progress = progress;
+    this.host.emitEvent(this.record, 'progress', progress);
+    if (this.triggers.length > 0) this.evaluateTriggers(progress);
+  }
+
+  async fireTrigger(trigger: Trigger, extra?: JsonObject): Promise<void> {
+    if (!isTriggerLike(trigger)) {
+      throw new TaskArgumentError(
+        'trigger',
+        `expected a trigger object with a non-empty "type" such as one of ctx.triggers, got ${describeValue(trigger)}`,
+      );
+    }
+    const extraPayload = extra === undefined ? {} : jsonArgument(extra, 'extra', '{ eta_s: 9.4 }');
+    const index = this.tracker.indexOf(trigger);
+    const byValue =
+      index < 0 ? jsonArgument(trigger, 'trigger', '{ type: "eta_below", seconds: 10 }') : undefined;
+    if (this.host.ignoreIfFinished(this.record, `fire a ${trigger.type} trigger`)) return;
+    let fired: JsonObject | undefined;
+    if (byValue) {
+      fired = this.tracker.claimByValue(byValue);
+    } else if (this.tracker.canFire(index)) {
+      this.tracker.markFired(index);
+      fired = this.triggers[index];
+    }
+    if (fired === undefined) {
+      this.host.logger.debug(`task ${this.taskId}: ${trigger.type} trigger already fired; not firing again`, {
+        task_id: this.taskId,
+        trigger: byValue ?? trigger,
+      });
+      return;
+    }
+    this.host.emitEvent(this.record, 'trigger_fired', firedPayload(fired, extraPayload));
+  }
+
+  async emit(payload: JsonObject): Promise<void> {
+    const event = jsonArgument(payload, 'payload', '{ object: "cup", confidence: 0.9 }');
+    if (this.host.ignoreIfFinished(this.record, 'emit a watch_event')) return;
+    this.host.emitEvent(this.record, 'watch_event', event);
+  }
+
+  throwIfCancelled(): void {
+    this.signal.throwIfAborted();
+  }
+
+  sleep(ms: number): Promise<void> {
+    return sleep(ms, { clock: this.host.clock, signal: this.signal });
+  }
+
+  /** Runs the registered evaluators over the task's triggers, in list order. */
+  private evaluateTriggers(progress: JsonObject): void {
+    const { logger, registry } = this.host;
+    let snapshot: TaskInfo | undefined;
+    this.triggers.forEach((trigger, index) => {
+      const evaluator = registry.get(trigger.type);
+      if (!evaluator) {
+        if (this.tracker.firstUnknown(trigger.type)) {
+          logger.warn(
+            `task ${this.taskId}: unknown trigger type "${trigger.type}" ignored (known: ${registry.types().join(', ') || 'none'})`,
+            { task_id: this.taskId, tool: this.tool, trigger },
+          );
+        }
+        return;
+      }
+      if (!this.tracker.canFire(index) || this.record.finished) return;
+      let extra: unknown;
+      try {
+        snapshot ??= this.record.snapshot();
+        extra = evaluator.evaluate(trigger, progress, snapshot);
+      } catch (error) {
+        logger.error(`task ${this.taskId}: the "${trigger.type}" trigger evaluator threw; trigger skipped`, {
+          task_id: this.taskId,
+          trigger,
+          error: errorMessage(error),
+          stack: error instanceof Error ? error.stack : undefined,
+        });
+        return;
+      }
+      if (extra === undefined) return;
+      const check = toFrozenJsonObject(extra);
+      if (!check.ok) {
+        logger.error(
+          `task ${this.taskId}: the "${trigger.type}" trigger evaluator must return a plain JSON object ` +
+            `or undefined; it ${check.problem}; trigger skipped`,
+          { task_id: this.taskId, trigger },
+        );
+        return;
+      }
+      this.tracker.markFired(index);
+      this.host.emitEvent(this.record, 'trigger_fired', firedPayload(trigger, check.value));
+    });
+  }
+}
+
+function isTriggerLike(value: unknown): value is Trigger {
+  if (typeof value !== 'object' || value === null) return false;
+  const { type } = value as { type?: unknown };
+  return typeof type === 'string' && type.length > 0;
+}
+
+/** `{ trigger, ...extra }`, trigger key first; an `extra.trigger` cannot replace the trigger. */
+function firedPayload(trigger: JsonObject, extra: JsonObject): JsonObject {
+  const payload: JsonObject = { trigger };
+  for (const [key, value] of Object.entries(extra)) if (key !== 'trigger') payload[key] = value;
+  return deepFreeze(payload);
+}

@@ -1,0 +1,39 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { RobotMcpKitError } from '../errors/kit.error.js';
+
+/** The `<server-short>` part of task ids: the first 4 characters of the server name. */
+export function taskIdPrefix(serverName: string): string {
+  return Array.from(serverName).slice(0, 4).join('');
+}
+
+/** 6 random lowercase hex digits (crypto random). */
+export function randomHex6(): string {
+  return randomBytes(3).toString('hex');
+}
+
+const MAX_ATTEMPTS = 1000;
+
+/**
+ * A new task id `<prefix>-<6 hex>` (spec §3.1, e.g. `nav-7f3a2b`), drawn again while `isTaken`
+ * says the id is already known.
+ */
+export function newTaskId(
+  prefix: string,
+  isTaken: (id: string) => boolean,
+  random: () => string = randomHex6,
+): string {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+    const id = `${prefix}-${random()}`;
+    if (!isTaken(id)) return id;
+  }
+  throw new RobotMcpKitError(
+    'TASK_ID_EXHAUSTED',
+    `could not find a free task id for prefix "${prefix}" in ${MAX_ATTEMPTS} attempts; ` +
+      'too many tasks are known: lower maxFinishedRetained or finish running tasks',
+  );
+}
+
+/** A new event id: a random UUID as 32 lowercase hex digits. */
+export function newEventId(): string {
+  return randomUUID().replaceAll('-', '');
+}

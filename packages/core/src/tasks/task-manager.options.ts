@@ -1,0 +1,100 @@
+import { systemClock, type Clock } from '../clock/clock.port.js';
+import { ConfigError } from '../errors/kit.error.js';
+import { silentLogger, type Logger } from '../logging/logger.js';
+import { type EventSink } from '../events/event.types.js';
+import { TriggerRegistry } from '../triggers/trigger.registry.js';
+import { describeValue } from './task-json.util.js';
+
+/** Options of {@link TaskManager}. */
+export interface TaskManagerOptions {
+  /** The server's name (`navigation`); events carry it and task ids start with its first 4 characters. */
+  serverName: string;
+  /** Where events go, usually an EventPoster. Default: a sink that discards them. */
+  poster?: EventSink;
+  /** The trigger evaluators. Default: {@link TriggerRegistry.withBuiltins} (`progress_above`). */
+  triggers?: TriggerRegistry;
+  /** How many finished tasks stay readable with get/list (oldest evicted first). Default 200. */
+  maxFinishedRetained?: number;
+  /** How long cancel waits for a cancelled body to settle, in ms. Default 5000. */
+  cancelGraceMs?: number;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+/** {@link TaskManagerOptions} with defaults applied and checked. */
+export interface ResolvedTaskManagerOptions {
+  serverName: string;
+  poster: EventSink;
+  triggers: TriggerRegistry;
+  maxFinishedRetained: number;
+  cancelGraceMs: number;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** The default sink: discards events (a manager with nowhere to push still answers get/list). */
+export const discardingSink: EventSink = { post: () => undefined };
+
+function hasMethods(value: unknown, names: readonly string[]): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    names.every((name) => typeof (value as Record<string, unknown>)[name] === 'function')
+  );
+}
+
+/** Applies the defaults and validates every option; throws ConfigError naming the bad option. */
+export function resolveTaskManagerOptions(options: TaskManagerOptions): ResolvedTaskManagerOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new ConfigError('options', `expected { serverName, ... }, got ${describeValue(options)}`);
+  }
+  const {
+    serverName,
+    poster = discardingSink,
+    triggers = TriggerRegistry.withBuiltins(),
+    maxFinishedRetained = 200,
+    cancelGraceMs = 5000,
+    clock = systemClock,
+    logger = silentLogger,
+  } = options;
+  if (typeof serverName !== 'string' || serverName.trim().length === 0) {
+    throw new ConfigError(
+      'serverName',
+      `expected the server's non-empty name such as "navigation", got ${describeValue(serverName)}`,
+    );
+  }
+  if (!hasMethods(poster, ['post'])) {
+    throw new ConfigError(
+      'poster',
+      `expected an event sink with a post(event) method, got ${describeValue(poster)}`,
+    );
+  }
+  if (!hasMethods(triggers, ['get', 'types'])) {
+    throw new ConfigError('triggers', `expected a TriggerRegistry, got ${describeValue(triggers)}`);
+  }
+  if (!Number.isInteger(maxFinishedRetained) || maxFinishedRetained < 0) {
+    throw new ConfigError(
+      'maxFinishedRetained',
+      `expected a whole number >= 0 (default 200), got ${describeValue(maxFinishedRetained)}`,
+    );
+  }
+  if (typeof cancelGraceMs !== 'number' || !Number.isFinite(cancelGraceMs) || cancelGraceMs < 0) {
+    throw new ConfigError(
+      'cancelGraceMs',
+      `expected a number of milliseconds >= 0 (default 5000), got ${describeValue(cancelGraceMs)}`,
+    );
+  }
+  if (!hasMethods(clock, ['now', 'setTimeout', 'clearTimeout'])) {
+    throw new ConfigError(
+      'clock',
+      `expected a Clock { now, setTimeout, clearTimeout }, got ${describeValue(clock)}`,
+    );
+  }
+  if (!hasMethods(logger, ['error', 'warn', 'info', 'debug'])) {
+    throw new ConfigError(
+      'logger',
+      `expected a Logger { error, warn, info, debug }, got ${describeValue(logger)}`,
+    );
+  }
+  return { serverName, poster, triggers, maxFinishedRetained, cancelGraceMs, clock, logger };
+}

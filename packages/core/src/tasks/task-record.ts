@@ -1,0 +1,57 @@
+import { type JsonObject } from '../models/json.types.js';
+import { type TaskState } from '../models/schema.js';
+import { TaskFailure } from '../models/task-failure.model.js';
+import { TaskInfo } from '../models/task-info.model.js';
+import { type Trigger } from '../triggers/trigger.types.js';
+
+/** The TaskManager's mutable state of one task. Internal: callers only ever see TaskInfo snapshots. */
+export class TaskRecord {
+  readonly controller = new AbortController();
+  state: TaskState = 'running';
+  updatedAtMs: number;
+  /** Last progress payload, result and failure: frozen JSON copies, safe to share with snapshots. */
+  progress: JsonObject | null = null;
+  result: JsonObject | null = null;
+  failure: TaskFailure | null = null;
+  /** The seq of the last emitted event. */
+  seq = 0;
+  /** True once the body's promise settled (or the body was never run). */
+  bodySettled = false;
+  /** Resolves once the body settled and its outcome was recorded. Never rejects. */
+  settled: Promise<void> = Promise.resolve();
+  /** The shared wait of concurrent cancels. */
+  cancelWait: Promise<void> | undefined;
+
+  constructor(
+    readonly id: string,
+    readonly server: string,
+    readonly tool: string,
+    /** Deep, frozen copies of the caller's triggers. */
+    readonly triggers: readonly Trigger[],
+    readonly estDurationS: number | null,
+    readonly createdAtMs: number,
+  ) {
+    this.updatedAtMs = createdAtMs;
+  }
+
+  get finished(): boolean {
+    return this.state !== 'running';
+  }
+
+  /** A new TaskInfo; nothing in it aliases mutable state. */
+  snapshot(): TaskInfo {
+    return TaskInfo.create({
+      task_id: this.id,
+      server: this.server,
+      tool: this.tool,
+      state: this.state,
+      created_at: new Date(this.createdAtMs),
+      updated_at: new Date(this.updatedAtMs),
+      triggers: this.triggers,
+      est_duration_s: this.estDurationS,
+      progress: this.progress,
+      result: this.result,
+      failure: this.failure ? TaskFailure.create(this.failure) : null,
+    });
+  }
+}

@@ -1,0 +1,64 @@
+import { Fifo, type QueuedEvent, WaitingEvents, laneOf } from '../../src/events/event-queue.js';
+import { type EventType } from '@robot-mcp-kit/core';
+import { makeEvent } from './test-helpers.js';
+
+let order = 0;
+function entry(type: EventType, lane = 0): QueuedEvent {
+  order += 1;
+  return {
+    event: makeEvent(`t-${order}`, 1, type),
+    body: '{}',
+    postedAt: 0,
+    deadline: 1,
+    lane,
+    order,
+    state: 'waiting',
+    attempts: 0,
+  };
+}
+
+describe('Fifo', () => {
+  it('is first in, first out across compactions', () => {
+    const fifo = new Fifo<number>();
+    for (let i = 0; i < 5000; i += 1) fifo.push(i);
+    for (let i = 0; i < 4000; i += 1) expect(fifo.shift()).toBe(i);
+    expect(fifo.length).toBe(1000);
+    fifo.push(5000);
+    expect(fifo.peek()).toBe(4000);
+    expect(fifo.drain()).toHaveLength(1001);
+    expect(fifo.shift()).toBeUndefined();
+    expect(fifo.peek()).toBeUndefined();
+  });
+});
+
+describe('WaitingEvents', () => {
+  it('skips entries that stopped waiting, in lanes and in drop classes', () => {
+    const waiting = new WaitingEvents(2);
+    const a = entry('progress', 0);
+    const b = entry('progress', 0);
+    const c = entry('task_done', 1);
+    [a, b, c].forEach((e) => waiting.add(e));
+    a.state = 'dropped';
+    expect(waiting.victimFor('task_done')).toBe(b);
+    expect(waiting.takeNext(0)).toBe(b);
+    b.state = 'inflight';
+    expect(waiting.takeNext(0)).toBeUndefined();
+    expect(waiting.victimFor('progress')).toBeUndefined();
+    expect(waiting.victimFor('watch_event')).toBe(c);
+    expect(waiting.drain()).toEqual([c]);
+  });
+
+  it('refuses a lane that does not exist', () => {
+    expect(() => new WaitingEvents(1).add(entry('progress', 3))).toThrow(RangeError);
+  });
+
+  it('laneOf is stable and within range', () => {
+    for (const lanes of [1, 2, 8, 13]) {
+      for (let i = 0; i < 50; i += 1) {
+        const lane = laneOf(`nav-${i}`, lanes);
+        expect(lane).toBeGreaterThanOrEqual(0);
+        expect(lane).toBeLessThan(lanes);
+      }
+    }
+  });
+});

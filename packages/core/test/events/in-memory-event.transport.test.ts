@@ -1,0 +1,57 @@
+import { InMemoryEventTransport, MemoryLogger, NoopEventTransport } from '@robot-mcp-kit/core';
+import { makeEvent } from './test-helpers.js';
+
+function delivery(seq: number, attempt = 1) {
+  const event = makeEvent('nav-1', seq);
+  return { event, body: JSON.stringify(event), attempt };
+}
+
+describe('InMemoryEventTransport', () => {
+  it('acknowledges by default and records attempts, deliveries, events and bodies', async () => {
+    const transport = new InMemoryEventTransport();
+    const d = delivery(1);
+    await expect(transport.send(d)).resolves.toEqual({ ok: true, status: 200 });
+    expect(transport.attempts).toEqual([d]);
+    expect(transport.deliveries).toEqual([{ ...d, outcome: { ok: true, status: 200 } }]);
+    expect(transport.events).toEqual([d.event]);
+    expect(transport.bodies).toEqual([JSON.parse(d.body)]);
+    transport.clear();
+    expect([transport.attempts, transport.deliveries, transport.events]).toEqual([[], [], []]);
+  });
+
+  it('fails the next n attempts, then uses the handler', async () => {
+    const transport = new InMemoryEventTransport(() => ({ ok: false, error: 'handler says no' }));
+    transport.failNext(2).failNext(1, { ok: false, error: 'custom', retryAfterMs: 10 });
+    const outcomes = [];
+    for (let i = 0; i < 4; i += 1) outcomes.push(await transport.send(delivery(1, i + 1)));
+    expect(outcomes).toEqual([
+      { ok: false, status: 503, error: 'HTTP 503 (scripted)' },
+      { ok: false, status: 503, error: 'HTTP 503 (scripted)' },
+      { ok: false, error: 'custom', retryAfterMs: 10 },
+      { ok: false, error: 'handler says no' },
+    ]);
+    expect(transport.events).toEqual([]);
+    transport.setHandler(undefined);
+    await expect(transport.send(delivery(2))).resolves.toMatchObject({ ok: true });
+    expect(transport.events).toHaveLength(1);
+  });
+
+  it('records close()', async () => {
+    const transport = new InMemoryEventTransport();
+    expect(transport.closed).toBe(false);
+    await transport.close();
+    expect(transport.closed).toBe(true);
+  });
+});
+
+describe('NoopEventTransport', () => {
+  it('accepts every event and logs it at debug', async () => {
+    const logger = new MemoryLogger();
+    const transport = new NoopEventTransport({ logger });
+    const d = delivery(3);
+    await expect(transport.send(d)).resolves.toEqual({ ok: true });
+    expect(logger.at('debug')[0]!.meta).toMatchObject({ event_id: d.event.event_id, seq: 3, body: d.body });
+    await expect(transport.close()).resolves.toBeUndefined();
+    await expect(new NoopEventTransport().send(d)).resolves.toEqual({ ok: true });
+  });
+});

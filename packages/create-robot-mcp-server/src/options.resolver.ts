@@ -1,0 +1,154 @@
+import { basename, resolve } from 'node:path';
+import { type CreateArgs } from './args.parser.js';
+import { GeneratorError } from './generator.error.js';
+import { type Prompter } from './prompts.js';
+import {
+  suggestServerName,
+  type Transport,
+  TRANSPORTS,
+  validateDescription,
+  validateServerName,
+  validateToolName,
+  validateTransport,
+} from './validation.js';
+
+/** Everything needed to generate a project, validated. */
+export interface ProjectOptions {
+  /** Absolute target directory. */
+  directory: string;
+  name: string;
+  description: string;
+  transport: Transport;
+  /** Name of the `@LongRunningTool`. */
+  longRunningTool: string;
+  /** Name of the plain `@Tool`. */
+  plainTool: string;
+  /** Whether the user's first tool is the long-running one. */
+  firstToolLongRunning: boolean;
+  /** Absolute directory of packed kit tarballs, if any. */
+  kit?: string;
+  force: boolean;
+}
+
+/** The companion tools: the server always has one `@LongRunningTool` and one `@Tool`. */
+export const DEFAULT_LONG_RUNNING_TOOL = 'patrol';
+export const DEFAULT_PLAIN_TOOL = 'get_status';
+
+export interface ResolveContext {
+  cwd: string;
+  /** Ask for what the flags leave open (a TTY without `--yes`). */
+  prompter?: Prompter;
+}
+
+/** Fills the options from flags, then answers (with a prompter) or defaults, and validates them all. */
+export async function resolveOptions(args: CreateArgs, context: ResolveContext): Promise<ProjectOptions> {
+  const ask = context.prompter;
+  let name = args.name !== undefined ? validateServerName(args.name) : undefined;
+  let directory = args.directory;
+
+  if (name === undefined && ask) {
+    const fallback = suggestServerName(directory ? basename(resolve(context.cwd, directory)) : 'my-robot');
+    name = validateServerName(
+      await ask.input({ message: 'Server name', default: fallback, validate: validator(validateServerName) }),
+    );
+  }
+  if (directory === undefined) {
+    if (name === undefined) {
+      throw new GeneratorError(
+        'GENERATOR_USAGE',
+        '<directory>',
+        'missing; say where to create the project, e.g. "create-robot-mcp-server my-nav --yes"',
+      );
+    }
+    directory = name;
+  }
+  const absolute = resolve(context.cwd, directory);
+  name ??= validateServerName(
+    basename(absolute),
+    `--name (defaults to the directory name; pass --name ${suggestServerName(basename(absolute))})`,
+  );
+
+  const description =
+    args.description !== undefined
+      ? validateDescription(args.description)
+      : ask
+        ? validateDescription(
+            await ask.input({
+              message: 'Description',
+              default: defaultDescription(name),
+              validate: validator(validateDescription),
+            }),
+          )
+        : defaultDescription(name);
+
+  const transport =
+    args.transport !== undefined
+      ? validateTransport(args.transport)
+      : ask
+        ? await ask.select<Transport>({
+            message: 'Transport of `npm start`',
+            choices: TRANSPORTS.map((value) => ({ name: value, value, description: TRANSPORT_HELP[value] })),
+            default: 'stdio',
+          })
+        : 'stdio';
+
+  const firstToolLongRunning =
+    args.longRunning ??
+    (ask
+      ? await ask.confirm({ message: 'Is the first tool long-running (runs as a task with progress)?', default: true })
+      : true);
+
+  const toolDefault = firstToolLongRunning ? DEFAULT_LONG_RUNNING_TOOL : DEFAULT_PLAIN_TOOL;
+  const tool =
+    args.tool !== undefined
+      ? validateToolName(args.tool)
+      : ask
+        ? validateToolName(
+            await ask.input({ message: 'First tool name', default: toolDefault, validate: validator(validateToolName) }),
+          )
+        : toolDefault;
+
+  const companion = firstToolLongRunning ? DEFAULT_PLAIN_TOOL : DEFAULT_LONG_RUNNING_TOOL;
+  if (tool === companion) {
+    throw new GeneratorError(
+      'GENERATOR_INVALID_NAME',
+      '--tool',
+      `"${tool}" is the name of the generated ${firstToolLongRunning ? 'plain' : 'long-running'} tool; ` +
+        `choose another name for the first tool`,
+    );
+  }
+
+  return {
+    directory: absolute,
+    name,
+    description,
+    transport,
+    longRunningTool: firstToolLongRunning ? tool : companion,
+    plainTool: firstToolLongRunning ? companion : tool,
+    firstToolLongRunning,
+    kit: args.kit !== undefined ? resolve(context.cwd, args.kit) : undefined,
+    force: args.force,
+  };
+}
+
+const TRANSPORT_HELP: Record<Transport, string> = {
+  stdio: 'the client starts the server (Claude Desktop, Claude Code, MCP Inspector)',
+  'streamable-http': 'the server listens on MCP_HOST:MCP_PORT at /mcp (systemd, remote clients)',
+  sse: 'the older HTTP+SSE transport at /sse, for clients that need it',
+};
+
+function defaultDescription(name: string): string {
+  return `Robot capability server ${name}`;
+}
+
+/** Adapts a throwing validator to the prompt's `true | message` convention. */
+function validator(check: (value: string) => unknown): (value: string) => true | string {
+  return (value) => {
+    try {
+      check(value);
+      return true;
+    } catch (err) {
+      return err instanceof GeneratorError ? err.message.replace(/^[^:]+: /, '') : String(err);
+    }
+  };
+}

@@ -1,0 +1,63 @@
+import { join } from 'node:path';
+import { type ProjectOptions } from './options.resolver.js';
+import { buildPackageJson, kitSpecs } from './package-json.builder.js';
+import { assertTargetUsable, writeProject } from './project.writer.js';
+import { type RenderedFile, renderTemplates, TEMPLATES_DIR, type TemplateVars } from './template.renderer.js';
+import { serverClassName, toCamelCase, toPascalCase } from './validation.js';
+
+/** What {@link generateProject} wrote. */
+export interface GeneratedProject {
+  readonly directory: string;
+  /** Relative paths of the files written, sorted. */
+  readonly files: readonly string[];
+}
+
+/** The placeholder values of the templates for these options. */
+export function templateVars(options: ProjectOptions, kitVersion: string): TemplateVars {
+  const mainPath = join(options.directory, 'dist', 'main.js');
+  return {
+    name: options.name,
+    description: options.description,
+    descriptionLiteral: tsString(options.description),
+    unitDescription: options.description.replace(/%/g, '%%'),
+    className: serverClassName(options.name),
+    kitVersion,
+    transport: options.transport,
+    serviceTransport: options.transport === 'stdio' ? 'streamable-http' : options.transport,
+    lrTool: options.longRunningTool,
+    lrMethod: toCamelCase(options.longRunningTool),
+    lrDto: `${toPascalCase(options.longRunningTool)}Args`,
+    plainTool: options.plainTool,
+    plainMethod: toCamelCase(options.plainTool),
+    plainDto: `${toPascalCase(options.plainTool)}Args`,
+    projectDir: options.directory,
+    mainPath,
+    mainPathJson: JSON.stringify(mainPath),
+    mainPathShell: shellQuote(mainPath),
+  };
+}
+
+/** Every file of the project: the rendered templates plus package.json. */
+export function renderProject(options: ProjectOptions, kitVersion: string, templatesDir = TEMPLATES_DIR): RenderedFile[] {
+  const kit = kitSpecs(kitVersion, options.kit);
+  const files = renderTemplates(templatesDir, templateVars(options, kitVersion));
+  const pkg: RenderedFile = { path: 'package.json', content: `${JSON.stringify(buildPackageJson(options, kit), null, 2)}\n` };
+  return [...files, pkg].sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/** Checks the target, renders and writes the project. */
+export function generateProject(options: ProjectOptions, kitVersion: string, templatesDir = TEMPLATES_DIR): GeneratedProject {
+  assertTargetUsable(options.directory, options.force);
+  const files = renderProject(options, kitVersion, templatesDir);
+  return { directory: options.directory, files: writeProject(options.directory, files) };
+}
+
+/** A TypeScript single-quoted string literal. */
+export function tsString(value: string): string {
+  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+/** Quotes a path for a POSIX shell when it needs it. */
+export function shellQuote(value: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
+}

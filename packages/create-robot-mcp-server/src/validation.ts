@@ -1,0 +1,127 @@
+import { GeneratorError } from './generator.error.js';
+
+/** MCP transports the kit serves (`MCP_TRANSPORT`). */
+export const TRANSPORTS = ['stdio', 'streamable-http', 'sse'] as const;
+export type Transport = (typeof TRANSPORTS)[number];
+
+/** Tool names the kit registers itself (the server package's RESERVED_TOOL_NAMES). */
+export const RESERVED_TOOL_NAMES: readonly string[] = [
+  'get_task',
+  'cancel_task',
+  'list_tasks',
+  'get_events',
+  'wait_for_event',
+];
+
+const SERVER_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const TOOL_NAME = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
+
+/**
+ * A server name is the MCP server name, the npm package name, the file name of the server class
+ * and the systemd unit name: 1 to 64 characters of `a-z`, `0-9` and single inner `-`.
+ */
+export function validateServerName(name: string, input = '--name'): string {
+  const value = name.trim();
+  if (value.length === 0 || value.length > 64 || !SERVER_NAME.test(value)) {
+    const suggestion = suggestServerName(value);
+    throw new GeneratorError(
+      'GENERATOR_INVALID_NAME',
+      input,
+      `"${name}" is not a valid server name; use 1 to 64 characters of a-z, 0-9 and "-" ` +
+        `(not at the start or end), e.g. "${suggestion}"`,
+    );
+  }
+  return value;
+}
+
+/** A tool name: lower snake_case (`scan_room`), 1 to 64 characters, not one the kit reserves. */
+export function validateToolName(name: string, input = '--tool'): string {
+  const value = name.trim();
+  if (value.length === 0 || value.length > 64 || !TOOL_NAME.test(value)) {
+    throw new GeneratorError(
+      'GENERATOR_INVALID_NAME',
+      input,
+      `"${name}" is not a valid tool name; use lower snake_case starting with a letter, ` +
+        `at most 64 characters, e.g. "${toSnakeCase(value) || 'scan_room'}"`,
+    );
+  }
+  if (value === 'constructor') {
+    throw new GeneratorError('GENERATOR_INVALID_NAME', input, '"constructor" cannot be a method name; choose another name');
+  }
+  if (RESERVED_TOOL_NAMES.includes(value)) {
+    throw new GeneratorError(
+      'GENERATOR_INVALID_NAME',
+      input,
+      `"${value}" is reserved by the kit (${RESERVED_TOOL_NAMES.join(', ')}); choose another name, e.g. "my_${value}"`,
+    );
+  }
+  return value;
+}
+
+/** One of {@link TRANSPORTS}; `streamable_http` is accepted as a spelling of `streamable-http`. */
+export function validateTransport(value: string, input = '--transport'): Transport {
+  const normalized = value.trim().toLowerCase().replace('streamable_http', 'streamable-http');
+  if (!(TRANSPORTS as readonly string[]).includes(normalized)) {
+    throw new GeneratorError(
+      'GENERATOR_USAGE',
+      input,
+      `"${value}" is not a transport; use one of ${TRANSPORTS.join(', ')}`,
+    );
+  }
+  return normalized as Transport;
+}
+
+/** A one-line description: no line breaks, at most 200 characters. */
+export function validateDescription(value: string, input = '--description'): string {
+  const text = value.trim();
+  if (/[\r\n]/.test(text) || text.length > 200) {
+    throw new GeneratorError(
+      'GENERATOR_USAGE',
+      input,
+      'must be one line of at most 200 characters; shorten it (the README is the place for more)',
+    );
+  }
+  return text;
+}
+
+/** `My Nav_Server` → `my-nav-server`: the closest valid server name, for error messages and defaults. */
+export function suggestServerName(value: string): string {
+  const slug = value
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64)
+    .replace(/-+$/, '');
+  return slug || 'my-robot';
+}
+
+/** `scanRoom`, `scan-room`, `Scan Room` → `scan_room`. */
+export function toSnakeCase(value: string): string {
+  return value
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .toLowerCase();
+}
+
+/** `my-nav` / `scan_room` → `MyNav` / `ScanRoom`. */
+export function toPascalCase(value: string): string {
+  return value
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+}
+
+/** `scan_room` → `scanRoom`. */
+export function toCamelCase(value: string): string {
+  const pascal = toPascalCase(value);
+  return pascal.charAt(0).toLowerCase() + pascal.slice(1);
+}
+
+/** `my-nav` → `MyNavServer`; `nav-server` → `NavServer`; `3d-scan` → `Robot3dScanServer`. */
+export function serverClassName(serverName: string): string {
+  let pascal = toPascalCase(serverName);
+  if (/^[0-9]/.test(pascal)) pascal = `Robot${pascal}`;
+  return pascal.endsWith('Server') ? pascal : `${pascal}Server`;
+}

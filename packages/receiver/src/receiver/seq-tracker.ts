@@ -1,0 +1,236 @@
+import { type Clock, type Logger, type TaskEvent, type TimerHandle } from '@robot-mcp-kit/core';
+import { type SeqGap, type TrackedTask } from './receiver.types.js';
+
+/** What became of one event handed to the tracker. */
+export type Outcome = { readonly delivered: true } | { readonly delivered: false; readonly error: unknown };
+
+/** Hands one event to the app; `late` when its seq is not newer than one already delivered. */
+export type Deliver = (event: TaskEvent, late: boolean) => Promise<Outcome>;
+
+export interface SeqTrackerOptions {
+  readonly deliver: Deliver;
+  readonly reportGap: (gap: SeqGap) => void;
+  /** In-order mode when set. */
+  readonly holdMs: number | undefined;
+  readonly maxTasks: number;
+  readonly finishedTtlMs: number;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}
+
+interface HeldEvent {
+  readonly event: TaskEvent;
+  readonly done: (outcome: Outcome) => void;
+}
+
+interface TaskTrack {
+  readonly key: string;
+  readonly server: string;
+  readonly taskId: string;
+  readonly tool: string;
+  /** Highest seq delivered (0: none yet). */
+  highest: number;
+  /** Every seq up to this one has been covered by a gap report or a delivery. */
+  gapReportedThrough: number;
+  /** Early events waiting for the missing ones (in-order mode), sorted by seq. */
+  held: HeldEvent[];
+  holdTimer: TimerHandle | undefined;
+  /** Serializes the work on this task: one `onEvent` at a time, in arrival order. */
+  chain: Promise<void>;
+  /** Events submitted and not answered yet. */
+  busy: number;
+  finished: boolean;
+}
+
+const TERMINAL_TYPES: ReadonlySet<string> = new Set(['task_done', 'task_failed']);
+
+/**
+ * Tracks `seq` per task: reports gaps once, delivers late events without moving the expected
+ * seq back, and in in-order mode holds early events until the gap fills or the window closes.
+ * Bounded: finished tasks are forgotten after `finishedTtlMs`, and at most `maxTasks` idle
+ * tasks are kept (least recently seen first out).
+ */
+export class SeqTracker {
+  private readonly tasks = new Map<string, TaskTrack>();
+  /** Finished task keys → when to forget them; insertion order is finishing order. */
+  private readonly finished = new Map<string, number>();
+  private heldCount = 0;
+
+  constructor(private readonly options: SeqTrackerOptions) {}
+
+  get held(): number {
+    return this.heldCount;
+  }
+
+  get size(): number {
+    return this.tasks.size;
+  }
+
+  /** Tasks seen and not seen finishing, for reconciliation. */
+  openTasks(): TrackedTask[] {
+    return [...this.tasks.values()]
+      .filter((t) => !t.finished)
+      .map((t) => ({ server: t.server, task_id: t.taskId, tool: t.tool }));
+  }
+
+  /** Resolves once the event has been delivered (or refused by the app). */
+  submit(event: TaskEvent): Promise<Outcome> {
+    this.sweep();
+    const track = this.touch(event);
+    track.busy += 1;
+    return new Promise<Outcome>((resolve) => {
+      const done = (outcome: Outcome): void => {
+        track.busy -= 1;
+        resolve(outcome);
+      };
+      this.enqueue(track, () => this.process(track, event, done));
+    });
+  }
+
+  /** Delivers every held event now (gaps reported) and waits for all work in progress. */
+  async flush(): Promise<void> {
+    for (const track of this.tasks.values()) {
+      if (track.held.length > 0) this.enqueue(track, () => this.drain(track, true));
+    }
+    await Promise.all([...this.tasks.values()].map((t) => t.chain));
+  }
+
+  private async process(track: TaskTrack, event: TaskEvent, done: (o: Outcome) => void): Promise<void> {
+    const { seq } = event;
+    if (seq <= track.highest) {
+      done(await this.options.deliver(event, true));
+      return;
+    }
+    if (seq > track.highest + 1) {
+      if (this.options.holdMs !== undefined) {
+        this.hold(track, { event, done }, this.options.holdMs);
+        return;
+      }
+      this.reportGap(track, seq);
+    }
+    done(await this.deliverNext(track, event));
+    if (track.held.length > 0) await this.drain(track, false);
+  }
+
+  private hold(track: TaskTrack, held: HeldEvent, holdMs: number): void {
+    const at = track.held.findIndex((h) => h.event.seq > held.event.seq);
+    track.held.splice(at < 0 ? track.held.length : at, 0, held);
+    this.heldCount += 1;
+    this.options.logger.debug('holding an early event', {
+      server: track.server,
+      task_id: track.taskId,
+      seq: held.event.seq,
+      expected: track.highest + 1,
+    });
+    track.holdTimer ??= this.options.clock.setTimeout(() => {
+      track.holdTimer = undefined;
+      this.enqueue(track, () => this.drain(track, true));
+    }, holdMs);
+  }
+
+  /** Delivers the held events that are next in line; with `force`, all of them (window closed). */
+  private async drain(track: TaskTrack, force: boolean): Promise<void> {
+    while (track.held.length > 0) {
+      const next = track.held[0] as HeldEvent;
+      const { seq } = next.event;
+      if (!force && seq > track.highest + 1) break;
+      track.held.shift();
+      this.heldCount -= 1;
+      if (seq <= track.highest) {
+        next.done(await this.options.deliver(next.event, true));
+        continue;
+      }
+      if (seq > track.highest + 1) this.reportGap(track, seq);
+      next.done(await this.deliverNext(track, next.event));
+    }
+    if (track.held.length === 0 && track.holdTimer !== undefined) {
+      this.options.clock.clearTimeout(track.holdTimer);
+      track.holdTimer = undefined;
+    }
+  }
+
+  private async deliverNext(track: TaskTrack, event: TaskEvent): Promise<Outcome> {
+    const outcome = await this.options.deliver(event, false);
+    if (outcome.delivered) {
+      track.highest = Math.max(track.highest, event.seq);
+      track.gapReportedThrough = Math.max(track.gapReportedThrough, event.seq);
+      if (TERMINAL_TYPES.has(event.type)) this.markFinished(track);
+    }
+    return outcome;
+  }
+
+  private reportGap(track: TaskTrack, got: number): void {
+    if (got - 1 <= track.gapReportedThrough) return;
+    track.gapReportedThrough = got - 1;
+    this.options.reportGap({ task_id: track.taskId, server: track.server, expected: track.highest + 1, got });
+  }
+
+  private enqueue(track: TaskTrack, job: () => Promise<void>): void {
+    track.chain = track.chain.then(job).catch((err: unknown) => {
+      this.options.logger.error('seq tracking failed', {
+        server: track.server,
+        task_id: track.taskId,
+        error: err instanceof Error ? err.message : String(err),
+      });
+    });
+  }
+
+  private touch(event: TaskEvent): TaskTrack {
+    const key = `${event.server}\u0000${event.task_id}`;
+    let track = this.tasks.get(key);
+    if (track) {
+      this.tasks.delete(key);
+    } else {
+      track = {
+        key,
+        server: event.server,
+        taskId: event.task_id,
+        tool: event.tool,
+        highest: 0,
+        gapReportedThrough: 0,
+        held: [],
+        holdTimer: undefined,
+        chain: Promise.resolve(),
+        busy: 0,
+        finished: false,
+      };
+    }
+    this.tasks.set(key, track);
+    if (this.tasks.size > this.options.maxTasks) this.evictIdle(this.tasks.size - this.options.maxTasks, key);
+    return track;
+  }
+
+  private markFinished(track: TaskTrack): void {
+    track.finished = true;
+    this.finished.delete(track.key);
+    this.finished.set(track.key, this.options.clock.now() + this.options.finishedTtlMs);
+  }
+
+  /** Forgets finished tasks whose time is up (idle ones only). */
+  private sweep(): void {
+    const now = this.options.clock.now();
+    for (const [key, forgetAt] of this.finished) {
+      if (forgetAt > now) break;
+      const track = this.tasks.get(key);
+      if (track && !isIdle(track)) continue;
+      this.finished.delete(key);
+      this.tasks.delete(key);
+    }
+  }
+
+  /** Drops up to `count` least recently seen idle tasks, never `keep`. */
+  private evictIdle(count: number, keep: string): void {
+    let left = count;
+    for (const [key, track] of this.tasks) {
+      if (left <= 0) break;
+      if (key === keep || !isIdle(track)) continue;
+      this.tasks.delete(key);
+      this.finished.delete(key);
+      left -= 1;
+    }
+  }
+}
+
+function isIdle(track: TaskTrack): boolean {
+  return track.busy === 0 && track.held.length === 0;
+}

@@ -1,0 +1,61 @@
+import { type TriggerEvaluator } from '@robot-mcp-kit/core';
+
+/** MCP tool annotations (hints for clients), as the protocol defines them. */
+export interface ToolAnnotationsArgs {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** A DTO class: its properties carry class-validator decorators. */
+export type DtoClass = new () => object;
+
+/** Arguments of `@CapabilityServer(...)`. */
+export interface CapabilityServerArgs {
+  /** MCP server name; also the events' `server` and the source of task id prefixes (`nav-7f3a2b`). */
+  name: string;
+  version: string;
+  description?: string;
+  /** Instructions sent to the client at initialization (how an LLM should use this server). */
+  instructions?: string;
+}
+
+/** Arguments shared by `@Tool` and `@LongRunningTool`. */
+export interface ToolArgsBase {
+  /** Tool name; defaults to the method name in snake_case. */
+  name?: string;
+  /** What the tool does, for the LLM. */
+  description: string;
+  title?: string;
+  annotations?: ToolAnnotationsArgs;
+  /**
+   * The tool moves, speaks or shows something in the world. Actuating tools default to
+   * `destructiveHint: true` and are hidden in read-only mode.
+   */
+  actuates?: boolean;
+  /** The DTO class of the arguments; by default the type of the method's first parameter. */
+  args?: DtoClass;
+}
+
+/** Arguments of `@Tool(...)`: a plain request/response tool. */
+export type ToolArgs = ToolArgsBase;
+
+/** Arguments of `@LongRunningTool(...)`: a tool that starts a task and returns its TaskInfo at once. */
+export interface LongRunningToolArgs extends ToolArgsBase {
+  /** Expected duration in seconds (TaskInfo.est_duration_s); a number or a function of the arguments. */
+  estDurationS?: number | ((args: never) => number | undefined);
+  /** At most this many tasks of this tool running at once. */
+  maxConcurrent?: number;
+  /** Over the limit, cancel the oldest running task of this tool instead of refusing the call. */
+  preempt?: boolean;
+}
+
+/** Arguments of `@Trigger(type, ...)`. */
+export interface TriggerArgs {
+  /** Required when the type is not a registered plugin: declares a new trigger type. */
+  description?: string;
+  /** Field checks for a newly declared type (see {@link TriggerEvaluator.validate}). */
+  validate?: TriggerEvaluator['validate'];
+}

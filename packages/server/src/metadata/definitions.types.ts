@@ -1,0 +1,49 @@
+import { type TriggerEvaluator } from '@robot-mcp-kit/core';
+import { type DtoClass, type ToolAnnotationsArgs } from './decorator-args.types.js';
+
+/** Built once at bootstrap from the recorded metadata; frozen. */
+export interface ServerDefinition {
+  readonly name: string;
+  readonly version: string;
+  readonly description?: string;
+  readonly instructions?: string;
+}
+
+export interface ToolDefinitionBase {
+  readonly name: string;
+  readonly description: string;
+  readonly title?: string;
+  /** Resolved annotations: defaults applied (actuating → destructiveHint). */
+  readonly annotations: Readonly<ToolAnnotationsArgs>;
+  readonly actuates: boolean;
+  readonly methodName: string;
+  /** The DTO class, or undefined for a tool without arguments. */
+  readonly dto?: DtoClass;
+}
+
+export interface PlainToolDefinition extends ToolDefinitionBase {
+  readonly kind: 'tool';
+}
+
+export interface LongRunningToolDefinition extends ToolDefinitionBase {
+  readonly kind: 'long-running';
+  readonly estDurationS?: number | ((args: never) => number | undefined);
+  readonly maxConcurrent?: number;
+  readonly preempt: boolean;
+}
+
+export type ToolDefinition = PlainToolDefinition | LongRunningToolDefinition;
+
+export interface TriggerDefinition {
+  readonly type: string;
+  readonly methodName: string;
+  readonly description?: string;
+  readonly validate?: TriggerEvaluator['validate'];
+}
+
+/** Everything the bootstrapper needs to wire a capability server class. */
+export interface CapabilityServerDefinition {
+  readonly server: ServerDefinition;
+  readonly tools: readonly ToolDefinition[];
+  readonly triggers: readonly TriggerDefinition[];
+}

@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { type Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  type EventPoster,
+  type FlushReport,
+  type Logger,
+  type TaskManager,
+  type TriggerRegistry,
+} from '@robot-mcp-kit/core';
+import { type CapabilityServerDefinition } from '../metadata/definitions.types.js';
+import { type SessionContext } from '../tools/registered-tool.js';
+import { type TaskStarter } from '../tools/task-starter.js';
+import { type ToolRegistry } from '../tools/tool-registry.js';
+import { type HttpListener, listenHttp } from '../transports/http.listener.js';
+import { type TransportConfig } from './server-config.js';
+
+/**
+ * An extension installs extra protocol surface on every session (native tasks, resources, event
+ * feeds) and may react to sessions closing and to shutdown.
+ */
+export interface AppExtension {
+  readonly name: string;
+  installSession?(server: McpServer, session: SessionContext): void;
+  sessionClosed?(session: SessionContext): void | Promise<void>;
+  close?(): void | Promise<void>;
+}
+
+/** The parts `bootstrap()` wires together. */
+export interface AppParts {
+  readonly definition: CapabilityServerDefinition;
+  readonly instance: object;
+  readonly taskManager: TaskManager;
+  readonly poster: EventPoster;
+  readonly triggers: TriggerRegistry;
+  readonly registry: ToolRegistry;
+  readonly starter: TaskStarter;
+  readonly logger: Logger;
+  readonly transport: TransportConfig;
+  readonly extensions: readonly AppExtension[];
+  readonly shutdownTimeoutMs: number;
+}
+
+/** What `listen()` started. */
+export interface ListenInfo {
+  readonly kind: TransportConfig['kind'];
+  /** The endpoint URL for HTTP transports. */
+  readonly url?: string;
+  readonly port?: number;
+}
+
+/**
+ * A bootstrapped capability server. It wraps the official SDK's McpServer (one per session, sharing
+ * the task manager, poster and tools) and owns the shutdown sequence.
+ */
+export class RobotMcpApp {
+  readonly definition: CapabilityServerDefinition;
+  readonly instance: object;
+  readonly taskManager: TaskManager;
+  readonly poster: EventPoster;
+  readonly triggers: TriggerRegistry;
+  readonly registry: ToolRegistry;
+  readonly starter: TaskStarter;
+  readonly logger: Logger;
+  readonly transportConfig: TransportConfig;
+  private readonly extensions: readonly AppExtension[];
+  private readonly shutdownTimeoutMs: number;
+  private readonly sessions = new Map<McpServer, SessionContext>();
+  private listener: HttpListener | undefined;
+  private closing: Promise<FlushReport> | undefined;
+
+  constructor(parts: AppParts) {
+    this.definition = parts.definition;
+    this.instance = parts.instance;
+    this.taskManager = parts.taskManager;
+    this.poster = parts.poster;
+    this.triggers = parts.triggers;
+    this.registry = parts.registry;
+    this.starter = parts.starter;
+    this.logger = parts.logger;
+    this.transportConfig = parts.transport;
+    this.extensions = parts.extensions;
+    this.shutdownTimeoutMs = parts.shutdownTimeoutMs;
+  }
+
+  get name(): string {
+    return this.definition.server.name;
+  }
+
+  /** Open sessions. */
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  /** A fresh SDK server for one session, with every tool and extension installed. */
+  createSessionServer(session: SessionContext): McpServer {
+    const { server } = this.definition;
+    const mcp = new McpServer(
+      {
+        name: server.name,
+        version: server.version,
+        ...(server.description ? { title: server.description } : {}),
+      },
+      { instructions: server.instructions },
+    );
+    this.registry.install(mcp.server, session);
+    for (const extension of this.extensions) extension.installSession?.(mcp, session);
+    return mcp;
+  }
+
+  /** Connects one transport as a new session (in-memory pairs in tests, stdio, HTTP sessions). */
+  async connect(transport: Transport): Promise<McpServer> {
+    const fallback = randomUUID();
+    const session: SessionContext = {
+      get id() {
+        return transport.sessionId ?? fallback;
+      },
+    };
+    const mcp = this.createSessionServer(session);
+    this.sessions.set(mcp, session);
+    mcp.server.onclose = () => {
+      if (!this.sessions.delete(mcp)) return;
+      this.logger.debug('session closed', { session: session.id });
+      for (const extension of this.extensions) {
+        Promise.resolve(extension.sessionClosed?.(session)).catch((err: unknown) =>
+          this.logger.error('extension failed on session close', {
+            extension: extension.name,
+            error: String(err),
+          }),
+        );
+      }
+    };
+    await mcp.connect(transport);
+    return mcp;
+  }
+
+  /** Starts the configured transport (`MCP_TRANSPORT`): stdio, SSE or streamable HTTP. */
+  async listen(overrides: Partial<TransportConfig> = {}): Promise<ListenInfo> {
+    const config = { ...this.transportConfig, ...overrides };
+    if (config.kind === 'stdio') {
+      await this.connect(new StdioServerTransport());
+      this.logger.info('MCP server on stdio', { server: this.name });
+      return { kind: 'stdio' };
+    }
+    this.listener = await listenHttp(
+      config,
+      async (transport) => void (await this.connect(transport)),
+      this.logger,
+    );
+    return { kind: config.kind, url: this.listener.url, port: this.listener.port };
+  }
+
+  /**
+   * Shuts down: stops taking new tasks, cancels running ones (5 s grace), flushes events until the
+   * deadline, closes sessions and the listener. Idempotent; resolves with the poster's report.
+   */
+  close(options: { timeoutMs?: number } = {}): Promise<FlushReport> {
+    this.closing ??= this.doClose(options.timeoutMs ?? this.shutdownTimeoutMs);
+    return this.closing;
+  }
+
+  private async doClose(timeoutMs: number): Promise<FlushReport> {
+    const started = Date.now();
+    this.starter.stopIntake();
+    const running = this.taskManager.runningCount;
+    await this.taskManager.aclose({ flush: false });
+    const report = await this.poster.aclose({ timeoutMs: Math.max(0, timeoutMs - (Date.now() - started)) });
+    for (const extension of this.extensions) await extension.close?.();
+    await this.listener?.close();
+    await Promise.allSettled([...this.sessions.keys()].map((mcp) => mcp.close()));
+    this.logger.info('server stopped', { cancelled_tasks: running, ...report });
+    return report;
+  }
+}

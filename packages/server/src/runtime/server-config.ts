@@ -1,0 +1,39 @@
+import { ConfigError } from '@robot-mcp-kit/core';
+
+export type TransportKind = 'stdio' | 'sse' | 'streamable-http';
+export const TRANSPORT_KINDS: readonly TransportKind[] = ['stdio', 'sse', 'streamable-http'];
+
+/** Where and how the server listens. */
+export interface TransportConfig {
+  kind: TransportKind;
+  /** Bind address for HTTP transports; loopback unless told otherwise. */
+  host: string;
+  port: number;
+}
+
+/**
+ * Reads `MCP_TRANSPORT` (stdio | sse | streamable-http, default stdio), `MCP_HOST` (default
+ * 127.0.0.1) and `MCP_PORT` (default 9100); explicit options win. Bad values fail fast.
+ */
+export function transportConfigFromEnv(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: Partial<TransportConfig> = {},
+): TransportConfig {
+  const rawKind = overrides.kind ?? (env.MCP_TRANSPORT?.trim() || 'stdio');
+  const kind = rawKind === 'streamable_http' ? 'streamable-http' : rawKind;
+  if (!TRANSPORT_KINDS.includes(kind as TransportKind)) {
+    throw new ConfigError(
+      'MCP_TRANSPORT',
+      `"${rawKind}" is not a transport; use one of ${TRANSPORT_KINDS.join(', ')}`,
+    );
+  }
+  const host = overrides.host ?? (env.MCP_HOST?.trim() || '127.0.0.1');
+  const rawPort = overrides.port ?? (env.MCP_PORT?.trim() ? Number(env.MCP_PORT) : 9100);
+  if (!Number.isInteger(rawPort) || rawPort < 0 || rawPort > 65535) {
+    throw new ConfigError(
+      'MCP_PORT',
+      `"${env.MCP_PORT ?? String(rawPort)}" is not a port; use a number from 0 to 65535 (0 picks a free one)`,
+    );
+  }
+  return { kind: kind as TransportKind, host, port: rawPort };
+}

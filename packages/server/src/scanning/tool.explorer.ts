@@ -1,0 +1,182 @@
+import { DecorationError } from '../errors/server.error.js';
+import {
+  type DtoClass,
+  type ToolAnnotationsArgs,
+  type ToolArgsBase,
+} from '../metadata/decorator-args.types.js';
+import {
+  type LongRunningToolDefinition,
+  type PlainToolDefinition,
+  type ToolDefinition,
+} from '../metadata/definitions.types.js';
+import { METADATA_KEYS } from '../metadata/metadata.keys.js';
+import { type RecordedLongRunningTool, type RecordedTool } from '../metadata/recorded-metadata.types.js';
+import { readMethodMetadata, scanMethodNames } from './method.scanner.js';
+import { TOOL_NAME, toSnakeCase } from './naming.js';
+
+type Target = abstract new (...args: never[]) => unknown;
+
+/** Tool names the kit registers itself; a decorated tool may not take them. */
+export const RESERVED_TOOL_NAMES: ReadonlySet<string> = new Set([
+  'get_task',
+  'cancel_task',
+  'list_tasks',
+  'get_events',
+  'wait_for_event',
+]);
+
+const NOT_A_DTO: ReadonlySet<unknown> = new Set([
+  Object,
+  String,
+  Number,
+  Boolean,
+  Array,
+  Promise,
+  Function,
+  Symbol,
+]);
+
+/** Reads `@Tool` and `@LongRunningTool` metadata of every method into frozen definitions. */
+export function exploreTools(target: Target): ToolDefinition[] {
+  const tools: ToolDefinition[] = [];
+  for (const methodName of scanMethodNames(target)) {
+    const plain = readMethodMetadata<RecordedTool>(target, METADATA_KEYS.tool, methodName);
+    const longRunning = readMethodMetadata<RecordedLongRunningTool>(
+      target,
+      METADATA_KEYS.longRunningTool,
+      methodName,
+    );
+    const where = `${target.name}.${methodName}`;
+    if (plain && longRunning) {
+      throw new DecorationError(where, 'has both @Tool and @LongRunningTool', 'keep only one of them');
+    }
+    if (plain) tools.push(buildPlain(target, methodName, plain));
+    if (longRunning) tools.push(buildLongRunning(target, methodName, longRunning));
+  }
+  const seen = new Map<string, string>();
+  for (const tool of tools) {
+    if (RESERVED_TOOL_NAMES.has(tool.name)) {
+      throw new DecorationError(
+        `${target.name}.${tool.methodName}`,
+        `tool name "${tool.name}" is reserved by the kit`,
+        `give the decorator another name: { name: 'my_${tool.name}' }`,
+      );
+    }
+    const other = seen.get(tool.name);
+    if (other !== undefined) {
+      throw new DecorationError(
+        `${target.name}.${tool.methodName}`,
+        `tool name "${tool.name}" is already used by ${target.name}.${other}`,
+        'give one of them another name with { name: ... }',
+      );
+    }
+    seen.set(tool.name, tool.methodName);
+  }
+  return tools;
+}
+
+function buildPlain(target: Target, methodName: string, recorded: RecordedTool): PlainToolDefinition {
+  const method = methodOf(target, methodName);
+  const dto =
+    method.length === 0 && !recorded.args.args ? undefined : findDto(target, methodName, recorded.args);
+  return Object.freeze({ kind: 'tool', ...common(target, methodName, recorded.args), dto });
+}
+
+function buildLongRunning(
+  target: Target,
+  methodName: string,
+  recorded: RecordedLongRunningTool,
+): LongRunningToolDefinition {
+  const where = `${target.name}.${methodName}`;
+  const method = methodOf(target, methodName);
+  if (method.constructor.name !== 'AsyncFunction') {
+    throw new DecorationError(
+      where,
+      '@LongRunningTool must be put on an async method',
+      `declare it as "async ${methodName}(args: MyArgs, ctx: TaskContext): Promise<object>"`,
+    );
+  }
+  const { maxConcurrent, preempt, estDurationS } = recorded.args;
+  if (maxConcurrent !== undefined && (!Number.isInteger(maxConcurrent) || maxConcurrent < 1)) {
+    throw new DecorationError(
+      where,
+      `maxConcurrent ${String(maxConcurrent)} is not a positive integer`,
+      'use 1 or more',
+    );
+  }
+  if (
+    estDurationS !== undefined &&
+    typeof estDurationS !== 'function' &&
+    !(Number.isFinite(estDurationS) && estDurationS >= 0)
+  ) {
+    throw new DecorationError(
+      where,
+      'estDurationS must be a number >= 0 or a function of the arguments',
+      'fix the value',
+    );
+  }
+  return Object.freeze({
+    kind: 'long-running',
+    ...common(target, methodName, recorded.args),
+    dto: findDto(target, methodName, recorded.args),
+    estDurationS,
+    maxConcurrent,
+    preempt: preempt ?? false,
+  });
+}
+
+function common(target: Target, methodName: string, args: Readonly<ToolArgsBase>) {
+  const where = `${target.name}.${methodName}`;
+  const name = args.name ?? toSnakeCase(methodName);
+  if (!TOOL_NAME.test(name)) {
+    throw new DecorationError(
+      where,
+      `tool name ${JSON.stringify(name)} is not valid`,
+      'use 1-128 letters, digits, "_", "-" or "."',
+    );
+  }
+  if (typeof args.description !== 'string' || args.description.trim() === '') {
+    throw new DecorationError(
+      where,
+      'the tool has no description',
+      `add description: 'What it does, for the LLM'`,
+    );
+  }
+  const actuates = args.actuates ?? false;
+  const annotations: ToolAnnotationsArgs = Object.freeze({
+    ...(actuates ? { readOnlyHint: false, destructiveHint: true } : {}),
+    ...args.annotations,
+  });
+  return { name, description: args.description, title: args.title, annotations, actuates, methodName };
+}
+
+function findDto(target: Target, methodName: string, args: Readonly<ToolArgsBase>): DtoClass {
+  if (args.args !== undefined) {
+    if (typeof args.args !== 'function' || NOT_A_DTO.has(args.args)) {
+      throw new DecorationError(
+        `${target.name}.${methodName}`,
+        '`args` is not a DTO class',
+        'pass a class with class-validator decorators',
+      );
+    }
+    return args.args;
+  }
+  const paramTypes = Reflect.getMetadata('design:paramtypes', target.prototype as object, methodName) as
+    unknown[] | undefined;
+  const first = paramTypes?.[0];
+  if (typeof first !== 'function' || NOT_A_DTO.has(first)) {
+    throw new DecorationError(
+      `${target.name}.${methodName}`,
+      'cannot find the DTO class of its arguments (the first parameter is not typed with a class)',
+      'type the first parameter with a class whose properties carry class-validator decorators ' +
+        '(e.g. "args: NavigateArgs"), or pass it explicitly: { args: NavigateArgs }',
+    );
+  }
+  return first as DtoClass;
+}
+
+function methodOf(target: Target, methodName: string): (...args: unknown[]) => unknown {
+  return (target.prototype as Record<string, (...args: unknown[]) => unknown>)[methodName] as (
+    ...args: unknown[]
+  ) => unknown;
+}

@@ -1,0 +1,158 @@
+import {
+  type Logger,
+  RobotMcpKitError,
+  TaskError,
+  type TaskContext,
+  type TaskManager,
+  type JsonObject,
+} from '@robot-mcp-kit/core';
+import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type LongRunningToolDefinition,
+  type PlainToolDefinition,
+  type ToolDefinition,
+} from '../metadata/definitions.types.js';
+import { validateArguments } from '../schema/argument.validator.js';
+import { type DtoSchemaBuilder, type JsonSchema } from '../schema/dto-schema.js';
+import { type RegisteredTool, type ToolCall } from './registered-tool.js';
+import { normalizeToolResult, taskInfoResult, toolErrorResult } from './tool-results.js';
+import { type TaskStarter } from './task-starter.js';
+
+/** What a plain `@Tool` method receives as its second parameter. */
+export interface ToolCallContext {
+  readonly sessionId: string;
+  /** Aborted when the client cancels the request. */
+  readonly signal: AbortSignal;
+  readonly logger: Logger;
+}
+
+export interface DecoratedToolsDeps {
+  readonly instance: object;
+  readonly schemas: DtoSchemaBuilder;
+  readonly starter: TaskStarter;
+  readonly taskManager: TaskManager;
+  readonly triggerTypes: readonly { type: string; description?: string }[];
+  readonly logger: Logger;
+}
+
+/** Builds the MCP tools of a class's `@Tool` and `@LongRunningTool` definitions. */
+export function createDecoratedTools(
+  definitions: readonly ToolDefinition[],
+  deps: DecoratedToolsDeps,
+): RegisteredTool[] {
+  return definitions.map((d) => (d.kind === 'tool' ? plainTool(d, deps) : longRunningTool(d, deps)));
+}
+
+function plainTool(definition: PlainToolDefinition, deps: DecoratedToolsDeps): RegisteredTool {
+  const method = methodOf(deps.instance, definition.methodName);
+  const logger = deps.logger.child({ tool: definition.name });
+  return {
+    ...listing(definition, deps.schemas.build(definition.dto)),
+    longRunning: false,
+    async call(raw: unknown, call: ToolCall): Promise<CallToolResult> {
+      try {
+        const args = await validateArguments(definition.name, definition.dto, raw);
+        const context: ToolCallContext = { sessionId: call.session.id, signal: call.extra.signal, logger };
+        return normalizeToolResult(await method.call(deps.instance, args, context));
+      } catch (err) {
+        return errorResult(definition.name, err, logger);
+      }
+    },
+  };
+}
+
+function longRunningTool(definition: LongRunningToolDefinition, deps: DecoratedToolsDeps): RegisteredTool {
+  const method = methodOf(deps.instance, definition.methodName);
+  const logger = deps.logger.child({ tool: definition.name });
+  const schema = withTriggers(deps.schemas.build(definition.dto), deps.triggerTypes);
+  return {
+    ...listing(definition, schema),
+    longRunning: true,
+    async call(raw: unknown, call: ToolCall): Promise<CallToolResult> {
+      try {
+        const { triggers, rest } = splitTriggers(raw);
+        const args = await validateArguments(definition.name, definition.dto, rest);
+        const estimate = definition.estDurationS;
+        const estDurationS =
+          typeof estimate === 'function' ? (estimate as (a: object) => number | undefined)(args) : estimate;
+        const info = await deps.starter.start({
+          definition,
+          call,
+          triggers,
+          estDurationS,
+          body: (ctx: TaskContext) => method.call(deps.instance, args, ctx) as Promise<JsonObject>,
+        });
+        return taskInfoResult(info);
+      } catch (err) {
+        return errorResult(definition.name, err, logger);
+      }
+    },
+  };
+}
+
+function listing(definition: ToolDefinition, inputSchema: JsonSchema) {
+  return {
+    name: definition.name,
+    description: definition.description,
+    title: definition.title,
+    annotations: { ...definition.annotations },
+    inputSchema,
+    origin: 'decorated' as const,
+    actuates: definition.actuates,
+  };
+}
+
+/** Adds the optional `triggers` array every long-running tool accepts. */
+function withTriggers(
+  schema: JsonSchema,
+  types: readonly { type: string; description?: string }[],
+): JsonSchema {
+  const known = types.map((t) => (t.description ? `${t.type} (${t.description})` : t.type)).join('; ');
+  const properties = { ...(schema.properties as Record<string, unknown> | undefined) };
+  properties.triggers = {
+    type: 'array',
+    description:
+      `Optional conditions evaluated while the task runs; each fires a trigger_fired event at most once ` +
+      `(unless "repeat": true). Known types: ${known || 'none'}.`,
+    items: {
+      type: 'object',
+      properties: {
+        type: { type: 'string', description: `The trigger type: ${types.map((t) => t.type).join(', ')}` },
+        repeat: { type: 'boolean', description: 'Fire every time the condition holds, not only once' },
+      },
+      required: ['type'],
+      additionalProperties: true,
+    },
+  };
+  return { ...schema, properties };
+}
+
+function splitTriggers(raw: unknown): { triggers: unknown; rest: unknown } {
+  if (
+    raw === null ||
+    typeof raw !== 'object' ||
+    Array.isArray(raw) ||
+    !Object.prototype.hasOwnProperty.call(raw, 'triggers')
+  ) {
+    return { triggers: undefined, rest: raw };
+  }
+  const { triggers, ...rest } = raw as Record<string, unknown>;
+  return { triggers, rest };
+}
+
+function errorResult(tool: string, err: unknown, logger: Logger): CallToolResult {
+  if (err instanceof TaskError) {
+    const failure = err.toFailure().toJSON();
+    return toolErrorResult(JSON.stringify(failure), failure as unknown as Record<string, unknown>);
+  }
+  if (err instanceof RobotMcpKitError) return toolErrorResult(err.message);
+  const message = err instanceof Error ? err.message : String(err);
+  logger.error('tool call failed', { error: message, stack: err instanceof Error ? err.stack : undefined });
+  return toolErrorResult(`${tool} failed: ${message}`);
+}
+
+function methodOf(instance: object, name: string): (...args: unknown[]) => unknown {
+  return (instance as Record<string, (...args: unknown[]) => unknown>)[name] as (
+    ...args: unknown[]
+  ) => unknown;
+}

@@ -1,0 +1,108 @@
+import { IsArray, IsIn, IsNotEmpty, IsOptional, IsString } from 'class-validator';
+import { JSONSchema } from 'class-validator-jsonschema';
+import { TASK_STATES, type TaskManager, type TaskState, RobotMcpKitError } from '@robot-mcp-kit/core';
+import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { validateArguments } from '../schema/argument.validator.js';
+import { type DtoSchemaBuilder } from '../schema/dto-schema.js';
+import { type DtoClass } from '../metadata/decorator-args.types.js';
+import { type RegisteredTool } from './registered-tool.js';
+import { jsonTextResult, toolErrorResult } from './tool-results.js';
+
+export class GetTaskArgs {
+  @JSONSchema({ description: 'The task_id returned when the task was started, e.g. "nav-7f3a2b"' })
+  @IsString()
+  @IsNotEmpty()
+  task_id!: string;
+}
+
+export class CancelTaskArgs {
+  @JSONSchema({ description: 'The task_id of the running task to cancel' })
+  @IsString()
+  @IsNotEmpty()
+  task_id!: string;
+}
+
+export class ListTasksArgs {
+  @JSONSchema({
+    description: `Only tasks in these states (${TASK_STATES.join(', ')}); all tasks when omitted. ["running"] after a restart.`,
+  })
+  @IsOptional()
+  @IsArray()
+  @IsIn(TASK_STATES, { each: true })
+  states?: TaskState[] | null;
+}
+
+const SUFFIX =
+  'For status and cancellation of long-running tasks already started by another tool of this server — ' +
+  'not for starting work.';
+
+/**
+ * The reconciliation tools of spec §3.3 — `get_task`, `cancel_task`, `list_tasks` — returning JSON
+ * strings exactly as the spec defines them.
+ */
+export function createReconciliationTools(
+  taskManager: TaskManager,
+  schemas: DtoSchemaBuilder,
+): RegisteredTool[] {
+  const tool = (
+    name: string,
+    description: string,
+    dto: DtoClass,
+    annotations: RegisteredTool['annotations'],
+    run: (args: Record<string, unknown>) => Promise<unknown>,
+  ): RegisteredTool => ({
+    name,
+    description: `${description} ${SUFFIX}`,
+    annotations,
+    inputSchema: schemas.build(dto),
+    origin: 'kit',
+    longRunning: false,
+    actuates: false,
+    async call(raw: unknown): Promise<CallToolResult> {
+      try {
+        const args = (await validateArguments(name, dto, raw)) as Record<string, unknown>;
+        return jsonTextResult(await run(args));
+      } catch (err) {
+        return toolErrorResult(err instanceof RobotMcpKitError ? err.message : String(err));
+      }
+    },
+  });
+
+  return [
+    tool(
+      'get_task',
+      'Returns the TaskInfo JSON of a task (state, last progress, result or failure), or {"error": "not_found"}.',
+      GetTaskArgs,
+      { title: 'Get task status', readOnlyHint: true, openWorldHint: false },
+      async (args) => taskManager.get(args.task_id as string)?.toJSON() ?? { error: 'not_found' },
+    ),
+    tool(
+      'cancel_task',
+      'Cancels a running task and returns {"task_id": ..., "state": ...}; cancelling a finished task returns ' +
+        'its final state unchanged. Idempotent.',
+      CancelTaskArgs,
+      {
+        title: 'Cancel task',
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+      async (args) => {
+        const info = await taskManager.cancel(args.task_id as string);
+        return info ? { task_id: info.task_id, state: info.state } : { error: 'not_found' };
+      },
+    ),
+    tool(
+      'list_tasks',
+      'Returns {"tasks": [TaskInfo, ...]}, optionally only those in the given states.',
+      ListTasksArgs,
+      { title: 'List tasks', readOnlyHint: true, openWorldHint: false },
+      async (args) => ({
+        tasks: taskManager
+          .list((args.states as TaskState[] | null | undefined) ?? undefined)
+          .map((t) => t.toJSON()),
+      }),
+    ),
+  ];
+}

@@ -1,0 +1,58 @@
+import { type Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { type RegisteredTool, type SessionContext } from './registered-tool.js';
+
+/**
+ * The tools one server offers. It answers tools/list and tools/call on each session's SDK server
+ * (the SDK's McpServer only takes zod schemas; ours come from class-validator DTOs).
+ */
+export class ToolRegistry {
+  private readonly byName = new Map<string, RegisteredTool>();
+  private readonly listing: Tool[];
+
+  constructor(tools: readonly RegisteredTool[]) {
+    for (const tool of tools) this.byName.set(tool.name, tool);
+    this.listing = tools.map((tool) => ({
+      name: tool.name,
+      ...(tool.title ? { title: tool.title } : {}),
+      description: tool.description,
+      inputSchema: tool.inputSchema as Tool['inputSchema'],
+      annotations: tool.annotations,
+    }));
+  }
+
+  get tools(): readonly RegisteredTool[] {
+    return [...this.byName.values()];
+  }
+
+  get(name: string): RegisteredTool | undefined {
+    return this.byName.get(name);
+  }
+
+  /** The tools/list entries (built once). */
+  get definitions(): readonly Tool[] {
+    return this.listing;
+  }
+
+  /** Installs the tools/list and tools/call handlers on one session's low-level server. */
+  install(server: Server, session: SessionContext): void {
+    server.registerCapabilities({ tools: { listChanged: false } });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listing }));
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const tool = this.byName.get(request.params.name);
+      if (!tool) {
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Tool ${request.params.name} not found; available: ${[...this.byName.keys()].join(', ')}`,
+        );
+      }
+      return tool.call(request.params.arguments, { session, extra });
+    });
+  }
+}

@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server as HttpServer,
+  type ServerResponse,
+} from 'node:http';
+import { type AddressInfo } from 'node:net';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { type Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { type Logger } from '@robot-mcp-kit/core';
+import { type TransportConfig } from '../runtime/server-config.js';
+
+/** Opens one MCP session on a connected transport (the app creates a fresh SDK server for it). */
+export type SessionOpener = (transport: Transport) => Promise<void>;
+
+/** A listening HTTP transport. */
+export interface HttpListener {
+  readonly url: string;
+  readonly port: number;
+  /** Live sessions. */
+  readonly sessionCount: number;
+  close(): Promise<void>;
+}
+
+const MAX_BODY = 4 * 1024 * 1024;
+
+/**
+ * Serves MCP over HTTP on `config.host:config.port`: streamable HTTP at `/mcp` (sessions, GET
+ * stream, DELETE) or SSE at GET `/sse` + POST `/messages`, as the official SDK transports define them.
+ */
+export async function listenHttp(
+  config: TransportConfig,
+  open: SessionOpener,
+  logger: Logger,
+): Promise<HttpListener> {
+  const sessions = new Map<string, StreamableHTTPServerTransport | SSEServerTransport>();
+  const handler =
+    config.kind === 'sse' ? sseHandler(sessions, open, logger) : streamableHandler(sessions, open, logger);
+  const server: HttpServer = createServer((req, res) => {
+    handler(req, res).catch((err: unknown) => {
+      logger.error('HTTP transport error', { error: (err as Error).message });
+      if (!res.headersSent) sendJson(res, 500, rpcError(-32603, 'Internal error'));
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const path = config.kind === 'sse' ? '/sse' : '/mcp';
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const url = `http://${host}:${port}${path}`;
+  logger.info('MCP server listening', { transport: config.kind, url });
+  return {
+    url,
+    port,
+    get sessionCount() {
+      return sessions.size;
+    },
+    async close() {
+      await Promise.allSettled([...sessions.values()].map((t) => t.close()));
+      sessions.clear();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+function streamableHandler(sessions: Map<string, unknown>, open: SessionOpener, logger: Logger): Handler {
+  return async (req, res) => {
+    if (pathOf(req) !== '/mcp')
+      return sendJson(res, 404, { error: 'not_found', hint: 'the MCP endpoint is /mcp' });
+    const sessionId = header(req, 'mcp-session-id');
+    const existing = sessionId
+      ? (sessions.get(sessionId) as StreamableHTTPServerTransport | undefined)
+      : undefined;
+    if (existing) return existing.handleRequest(req, res);
+    if (sessionId)
+      return sendJson(res, 404, rpcError(-32001, `Session ${sessionId} not found; initialize a new session`));
+    if (req.method !== 'POST')
+      return sendJson(res, 400, rpcError(-32000, 'Bad Request: no valid session id; send initialize first'));
+    const body = await readJson(req, res);
+    if (body === undefined) return;
+    if (!isInitializeRequest(body)) {
+      return sendJson(res, 400, rpcError(-32000, 'Bad Request: no valid session id; send initialize first'));
+    }
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, transport);
+        logger.debug('session opened', { session: id });
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await open(transport);
+    await transport.handleRequest(req, res, body);
+  };
+}
+
+function sseHandler(sessions: Map<string, unknown>, open: SessionOpener, logger: Logger): Handler {
+  return async (req, res) => {
+    const path = pathOf(req);
+    if (req.method === 'GET' && path === '/sse') {
+      const transport = new SSEServerTransport('/messages', res);
+      sessions.set(transport.sessionId, transport);
+      transport.onclose = () => sessions.delete(transport.sessionId);
+      logger.debug('session opened', { session: transport.sessionId });
+      await open(transport);
+      return;
+    }
+    if (req.method === 'POST' && path === '/messages') {
+      const id = new URL(req.url ?? '/', 'http://localhost').searchParams.get('sessionId') ?? '';
+      const transport = sessions.get(id) as SSEServerTransport | undefined;
+      if (!transport) return sendJson(res, 404, { error: 'unknown_session', hint: 'open GET /sse first' });
+      return transport.handlePostMessage(req, res);
+    }
+    return sendJson(res, 404, {
+      error: 'not_found',
+      hint: 'the SSE endpoints are GET /sse and POST /messages',
+    });
+  };
+}
+
+async function readJson(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) {
+      sendJson(res, 413, rpcError(-32600, `Request body over ${MAX_BODY} bytes`));
+      return undefined;
+    }
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch {
+    sendJson(res, 400, rpcError(-32700, 'Parse error: the body is not JSON'));
+    return undefined;
+  }
+}
+
+function pathOf(req: IncomingMessage): string {
+  return new URL(req.url ?? '/', 'http://localhost').pathname;
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function rpcError(code: number, message: string) {
+  return { jsonrpc: '2.0', error: { code, message }, id: null };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+}
