@@ -57,6 +57,8 @@ export { runServer } from './runtime/run-server.js';
 export type { RunServerOptions } from './runtime/run-server.js';
 export { RobotMcpApp } from './runtime/robot-mcp-app.js';
 export type { AppExtension, ListenInfo } from './runtime/robot-mcp-app.js';
+export type { Feature, FeatureContext } from './runtime/feature.types.js';
+export { BUILTIN_FEATURES } from './features/builtin-features.js';
 export { transportConfigFromEnv, TRANSPORT_KINDS } from './runtime/server-config.js';
 export type { TransportConfig, TransportKind } from './runtime/server-config.js';
 export { listenHttp } from './transports/http.listener.js';

@@ -18,6 +18,8 @@ import { createDecoratedTools } from '../tools/decorated-tools.factory.js';
 import { createReconciliationTools } from '../tools/reconciliation.tools.js';
 import { TaskStarter } from '../tools/task-starter.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
+import { BUILTIN_FEATURES } from '../features/builtin-features.js';
+import { type Feature, type FeatureContext } from './feature.types.js';
 import { type AppExtension, RobotMcpApp } from './robot-mcp-app.js';
 import { type TransportConfig, transportConfigFromEnv } from './server-config.js';
 
@@ -48,6 +50,8 @@ export interface BootstrapOptions<T extends object = object> {
   extensions?: readonly AppExtension[];
   /** Deadline of the shutdown sequence (cancel + flush), default 10 s. */
   shutdownTimeoutMs?: number;
+  /** Features to apply instead of the built-in ones (advanced; default {@link BUILTIN_FEATURES}). */
+  features?: readonly Feature[];
 }
 
 /**
@@ -90,7 +94,21 @@ export function bootstrap<T extends object>(
   const schemas = new DtoSchemaBuilder();
   const starter = new TaskStarter(taskManager);
   const triggerTypes = triggers.list().map((t) => ({ type: t.type, description: t.description }));
-  const tools = [
+  const context: FeatureContext = {
+    definition,
+    instance,
+    env,
+    taskManager,
+    poster,
+    starter,
+    triggers,
+    schemas,
+    logger,
+    clock,
+    options: options as Readonly<Record<string, unknown>>,
+  };
+  const features = options.features ?? BUILTIN_FEATURES;
+  let tools = [
     ...createDecoratedTools(definition.tools, {
       instance,
       schemas,
@@ -100,6 +118,14 @@ export function bootstrap<T extends object>(
       logger,
     }),
     ...createReconciliationTools(taskManager, schemas),
+    ...features.flatMap((feature) => feature.tools?.(context) ?? []),
+  ];
+  for (const feature of features) if (feature.filterTools) tools = feature.filterTools(tools, context);
+  const extensions = [
+    ...features
+      .map((feature) => feature.extension?.(context))
+      .filter((e): e is AppExtension => e !== undefined),
+    ...(options.extensions ?? []),
   ];
   return new RobotMcpApp({
     definition,
@@ -111,7 +137,7 @@ export function bootstrap<T extends object>(
     starter,
     logger,
     transport,
-    extensions: options.extensions ?? [],
+    extensions: extensions,
     shutdownTimeoutMs: options.shutdownTimeoutMs ?? 10_000,
   });
 }
