@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { type IncomingHttpHeaders, type RequestListener, type Server, createServer, request } from 'node:http';
+import {
+  type IncomingHttpHeaders,
+  type RequestListener,
+  type Server,
+  createServer,
+  request,
+} from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { type EventType, signatureHeader, TaskEvent } from '@robot-mcp-kit/core';
 
@@ -88,7 +94,11 @@ export function send(
   } = {},
 ): Promise<Answer> {
   return new Promise<Answer>((resolve, reject) => {
-    const req = request(url, { method: options.method ?? 'POST', headers: options.headers ?? {}, agent: false });
+    const req = request(url, {
+      method: options.method ?? 'POST',
+      headers: options.headers ?? {},
+      agent: false,
+    });
     req.on('error', reject);
     req.on('response', (res) => {
       const parts: Buffer[] = [];
@@ -133,7 +143,11 @@ export async function waitFor(condition: () => boolean, timeoutMs = 5000): Promi
 }
 
 /** A promise with its resolve/reject outside. */
-export function deferred<T = void>(): { promise: Promise<T>; resolve(value: T): void; reject(err: unknown): void } {
+export function deferred<T = void>(): {
+  promise: Promise<T>;
+  resolve(value: T): void;
+  reject(err: unknown): void;
+} {
   let resolve!: (value: T) => void;
   let reject!: (err: unknown) => void;
   const promise = new Promise<T>((res, rej) => {

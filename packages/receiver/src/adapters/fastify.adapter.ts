@@ -2,7 +2,11 @@ import { type Readable } from 'node:stream';
 import { createEventReceiver, type EventReceiver } from '../receiver/event-receiver.js';
 import { hasBody } from '../receiver/node-http.handler.js';
 import { type RawBody, readRawBody } from '../receiver/raw-body.reader.js';
-import { type EventReceiverOptions, type HeaderBag, type ReceiverResponse } from '../receiver/receiver.types.js';
+import {
+  type EventReceiverOptions,
+  type HeaderBag,
+  type ReceiverResponse,
+} from '../receiver/receiver.types.js';
 
 /** The spec's event endpoint (§3.1), the default route of the Fastify plugin. */
 export const DEFAULT_EVENTS_PATH = '/api/agent/events';
@@ -37,16 +41,16 @@ export interface FastifyInstanceLike {
     parser: (request: FastifyRequestLike, payload: Readable) => Promise<unknown>,
   ): unknown;
   route(options: FastifyRouteLike): unknown;
-  addHook(name: 'onClose', hook: () => Promise<void>): unknown;
+  addHook(name: 'preClose', hook: () => Promise<void>): unknown;
 }
 
 /**
- * Options of {@link fastifyEventReceiver}: the receiver options (a receiver is created and
- * closed with the app), or an existing `receiver`; `path` defaults to `/api/agent/events`.
+ * Options of {@link fastifyEventReceiver}: the receiver options (a receiver is created, and
+ * closed when the app closes), or an existing `receiver` (the caller closes it); `path`
+ * defaults to `/api/agent/events`.
  */
 export type FastifyEventReceiverOptions = { path?: string } & (
-  | { receiver: EventReceiver }
-  | (EventReceiverOptions & { receiver?: undefined })
+  { receiver: EventReceiver } | (EventReceiverOptions & { receiver?: undefined })
 );
 
 const METHODS = ['DELETE', 'GET', 'OPTIONS', 'PATCH', 'POST', 'PUT'];
@@ -75,16 +79,25 @@ export async function fastifyEventReceiver(
     url: options.path ?? DEFAULT_EVENTS_PATH,
     onRequest: async (request, reply) => {
       if (!receiver.precheck(request.method, request.headers)) return undefined;
-      const response = await receiver.receive({ method: request.method, headers: request.headers, body: EMPTY.bytes });
+      const response = await receiver.receive({
+        method: request.method,
+        headers: request.headers,
+        body: EMPTY.bytes,
+      });
       return send(reply, response, hasBody(request.headers));
     },
     handler: async (request, reply) => {
       const raw = isRawBody(request.body) ? request.body : EMPTY;
-      const response = await receiver.receive({ method: request.method, headers: request.headers, body: raw.bytes });
+      const response = await receiver.receive({
+        method: request.method,
+        headers: request.headers,
+        body: raw.bytes,
+      });
       return send(reply, response, !raw.complete);
     },
   });
-  if (owned) instance.addHook('onClose', () => receiver.close());
+  // preClose, not onClose: held requests must be answered before the server waits for them.
+  if (owned) instance.addHook('preClose', () => receiver.close());
 }
 
 function send(reply: FastifyReplyLike, response: ReceiverResponse, close: boolean): FastifyReplyLike {

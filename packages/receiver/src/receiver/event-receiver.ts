@@ -146,11 +146,17 @@ export class EventReceiver {
       event = parseTaskEvent(request.body);
     } catch (err) {
       if (!(err instanceof ContractValidationError)) throw err;
-      logger.warn('rejected an invalid event', { server: auth.server, issues: err.issues.map((i) => i.field) });
+      logger.warn('rejected an invalid event', {
+        server: auth.server,
+        issues: err.issues.map((i) => i.field),
+      });
       return responses.invalidEvent(err.issues);
     }
     if (event.server !== auth.server) {
-      logger.warn('rejected an event signed by another server', { server: auth.server, event_id: event.event_id });
+      logger.warn('rejected an event signed by another server', {
+        server: auth.server,
+        event_id: event.event_id,
+      });
       const problem = `server must equal the X-RVC-Server header "${auth.server}", got "${loggable(event.server)}"`;
       return responses.invalidEvent([{ field: 'server', problems: [problem] }]);
     }
@@ -187,7 +193,12 @@ export class EventReceiver {
     }
     this.counts.delivered += 1;
     if (late) this.counts.late += 1;
-    this.options.logger.debug('event delivered', { task_id: event.task_id, seq: event.seq, type: event.type, late });
+    this.options.logger.debug('event delivered', {
+      task_id: event.task_id,
+      seq: event.seq,
+      type: event.type,
+      late,
+    });
     return { delivered: true };
   }
 

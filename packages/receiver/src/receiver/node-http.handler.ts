@@ -20,7 +20,9 @@ const EMPTY = Buffer.alloc(0);
 export function createNodeHandler(judge: RequestJudge, logger: Logger): NodeHttpHandler {
   return (req, res) => {
     serveNodeRequest(judge, req, res, logger).catch((err: unknown) => {
-      logger.error('event request failed unexpectedly', { error: err instanceof Error ? err.message : String(err) });
+      logger.error('event request failed unexpectedly', {
+        error: err instanceof Error ? err.message : String(err),
+      });
       if (!res.headersSent) writeResponse(res, responses.internal(), true);
       else res.destroy();
     });
@@ -74,7 +76,10 @@ export function hasBody(headers: HeaderBag): boolean {
 export function writeResponse(res: ServerResponse, response: ReceiverResponse, close: boolean): void {
   if (res.headersSent || res.destroyed) return;
   const text = JSON.stringify(response.body);
-  const headers: Record<string, string> = { ...response.headers, 'content-length': String(Buffer.byteLength(text)) };
+  const headers: Record<string, string> = {
+    ...response.headers,
+    'content-length': String(Buffer.byteLength(text)),
+  };
   if (close) headers.connection = 'close';
   res.writeHead(response.status, headers);
   res.end(text);

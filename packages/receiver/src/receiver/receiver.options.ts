@@ -45,22 +45,29 @@ export function resolveOptions(options: EventReceiverOptions): ResolvedOptions {
     dedupeMax: positiveInt('dedupe.max', options.dedupe?.max, DEFAULT_DEDUPE_MAX),
     holdMs: options.inOrder ? positive('inOrder.holdMs', options.inOrder.holdMs, Number.NaN) : undefined,
     maxTasks: positiveInt('tracking.maxTasks', options.tracking?.maxTasks, DEFAULT_MAX_TASKS),
-    finishedTtlMs: positive('tracking.finishedTtlS', options.tracking?.finishedTtlS, DEFAULT_FINISHED_TTL_S) * 1000,
+    finishedTtlMs:
+      positive('tracking.finishedTtlS', options.tracking?.finishedTtlS, DEFAULT_FINISHED_TTL_S) * 1000,
     logger: (options.logger ?? silentLogger).child({ component: 'event-receiver' }),
     clock: options.clock ?? systemClock,
   };
   if (resolved.dedupeTtlMs < 2 * resolved.maxSkewS * 1000) {
-    resolved.logger.warn('dedupe.ttlS is shorter than 2 × maxSkewS: a replayed request could be delivered twice', {
-      dedupe_ttl_s: resolved.dedupeTtlMs / 1000,
-      max_skew_s: resolved.maxSkewS,
-    });
+    resolved.logger.warn(
+      'dedupe.ttlS is shorter than 2 × maxSkewS: a replayed request could be delivered twice',
+      {
+        dedupe_ttl_s: resolved.dedupeTtlMs / 1000,
+        max_skew_s: resolved.maxSkewS,
+      },
+    );
   }
   return resolved;
 }
 
 function resolveSecrets(secrets: EventReceiverOptions['secrets'] | undefined): ReadonlyMap<string, string> {
   if (secrets === null || typeof secrets !== 'object') {
-    throw new ConfigError('secrets', 'must map each server name to its secret, e.g. { navigation: process.env.NAV_SECRET }');
+    throw new ConfigError(
+      'secrets',
+      'must map each server name to its secret, e.g. { navigation: process.env.NAV_SECRET }',
+    );
   }
   const entries = secrets instanceof Map ? [...secrets.entries()] : Object.entries(secrets);
   if (entries.length === 0) {
@@ -68,10 +75,16 @@ function resolveSecrets(secrets: EventReceiverOptions['secrets'] | undefined): R
   }
   for (const [name, secret] of entries) {
     if (typeof name !== 'string' || name.length === 0) {
-      throw new ConfigError('secrets', 'has an empty server name; use the name the server sends in X-RVC-Server');
+      throw new ConfigError(
+        'secrets',
+        'has an empty server name; use the name the server sends in X-RVC-Server',
+      );
     }
     if (typeof secret !== 'string' || secret.length === 0) {
-      throw new ConfigError(`secrets.${name}`, 'must be a non-empty string (the RVC_EVENT_SECRET of that server)');
+      throw new ConfigError(
+        `secrets.${name}`,
+        'must be a non-empty string (the RVC_EVENT_SECRET of that server)',
+      );
     }
   }
   return new Map(entries as [string, string][]);

@@ -3,7 +3,11 @@ import { type ReceiverResponse, type ReceiverResponseBody } from './receiver.typ
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 
-function answer(status: number, body: ReceiverResponseBody, extra: Record<string, string> = {}): ReceiverResponse {
+function answer(
+  status: number,
+  body: ReceiverResponseBody,
+  extra: Record<string, string> = {},
+): ReceiverResponse {
   return { status, headers: { ...JSON_HEADERS, ...extra }, body };
 }
 

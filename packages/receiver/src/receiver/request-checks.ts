@@ -3,9 +3,7 @@ import { type HeaderBag } from './receiver.types.js';
 
 /** Why a request was refused before its body was looked at. */
 export type PrecheckFailure =
-  | { readonly status: 405 }
-  | { readonly status: 415; readonly reason: string }
-  | { readonly status: 413 };
+  { readonly status: 405 } | { readonly status: 415; readonly reason: string } | { readonly status: 413 };
 
 /** Why a request was refused as unauthenticated (401). */
 export type AuthFailure =
@@ -32,7 +30,11 @@ export function header(headers: HeaderBag, name: string): string | undefined {
 }
 
 /** The checks that need only the method and the headers: method, content type, declared size. */
-export function precheck(method: string | undefined, headers: HeaderBag, maxBodyBytes: number): PrecheckFailure | undefined {
+export function precheck(
+  method: string | undefined,
+  headers: HeaderBag,
+  maxBodyBytes: number,
+): PrecheckFailure | undefined {
   if (method !== 'POST') return { status: 405 };
   const contentType = checkContentType(header(headers, 'content-type'));
   if (contentType) return { status: 415, reason: contentType };
@@ -77,7 +79,8 @@ export function authenticate(
   const secret = server === undefined ? undefined : secrets.get(server);
   if (server === undefined || secret === undefined) return { ok: false, reason: 'unknown_server', server };
   const signature = header(headers, 'x-rvc-signature');
-  if (signature === undefined || signature.trim() === '') return { ok: false, reason: 'missing_signature', server };
+  if (signature === undefined || signature.trim() === '')
+    return { ok: false, reason: 'missing_signature', server };
   const timestamp = header(headers, 'x-rvc-timestamp')?.trim();
   if (timestamp === undefined || timestamp === '') return { ok: false, reason: 'missing_timestamp', server };
   if (!TIMESTAMP.test(timestamp) || !Number.isSafeInteger(Number(timestamp))) {

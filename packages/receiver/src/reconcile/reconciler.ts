@@ -142,7 +142,12 @@ export class Reconciler {
     }
   }
 
-  private async getTask(server: string, client: ToolCaller, task: TrackedTask, report: ReconcileReport): Promise<void> {
+  private async getTask(
+    server: string,
+    client: ToolCaller,
+    task: TrackedTask,
+    report: ReconcileReport,
+  ): Promise<void> {
     try {
       const json = await this.call(client, 'get_task', { task_id: task.task_id });
       if (json.error === 'not_found') {
@@ -152,7 +157,8 @@ export class Reconciler {
         this.logger.warn('tracked task lost: its server restarted', { server, task_id: task.task_id });
         return;
       }
-      if (json.error !== undefined) throw new ReconcileToolError(`error answer: ${JSON.stringify(json.error)}`);
+      if (json.error !== undefined)
+        throw new ReconcileToolError(`error answer: ${JSON.stringify(json.error)}`);
       const info = parseTaskInfo(json);
       if (info.task_id !== task.task_id) {
         throw new ReconcileToolError(`answered task_id "${info.task_id}" for "${task.task_id}"`);
@@ -165,7 +171,9 @@ export class Reconciler {
   }
 
   private async call(client: ToolCaller, name: string, args: JsonObject): Promise<JsonObject> {
-    const result: unknown = await client.callTool({ name, arguments: args }, undefined, { timeout: this.timeoutMs });
+    const result: unknown = await client.callTool({ name, arguments: args }, undefined, {
+      timeout: this.timeoutMs,
+    });
     return toolResultJson(result);
   }
 
@@ -182,6 +190,7 @@ function describe(err: unknown): string {
 
 function positiveInt(option: string, value: number | undefined, fallback: number): number {
   const v = value ?? fallback;
-  if (!Number.isInteger(v) || v <= 0) throw new ConfigError(option, `must be a positive whole number, got ${String(value)}`);
+  if (!Number.isInteger(v) || v <= 0)
+    throw new ConfigError(option, `must be a positive whole number, got ${String(value)}`);
   return v;
 }

@@ -12,9 +12,18 @@ export class ReconcileToolError extends RobotMcpKitError {
  * `structuredContent` when it has no text. @throws ReconcileToolError
  */
 export function toolResultJson(result: unknown): JsonObject {
-  const r = (isJsonObject(result) ? result : {}) as { content?: unknown; isError?: unknown; structuredContent?: unknown };
+  const r = (isJsonObject(result) ? result : {}) as {
+    content?: unknown;
+    isError?: unknown;
+    structuredContent?: unknown;
+  };
   const texts = Array.isArray(r.content)
-    ? r.content.filter((c): c is { type: 'text'; text: string } => isJsonObject(c) && c.type === 'text' && typeof c.text === 'string').map((c) => c.text)
+    ? r.content
+        .filter(
+          (c): c is { type: 'text'; text: string } =>
+            isJsonObject(c) && c.type === 'text' && typeof c.text === 'string',
+        )
+        .map((c) => c.text)
     : [];
   if (r.isError === true) {
     throw new ReconcileToolError(`tool error: ${texts.join(' ').slice(0, 500) || 'no message'}`);

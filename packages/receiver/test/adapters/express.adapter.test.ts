@@ -2,7 +2,15 @@ import { createServer } from 'node:http';
 import express from 'express';
 import { MemoryLogger, type TaskEvent } from '@robot-mcp-kit/core';
 import { createEventReceiver, expressEventReceiver } from '@robot-mcp-kit/receiver';
-import { type Running, SECRETS, listenServer, makeEvent, postEvent, send, signedHeaders } from '../receiver-test.helpers.js';
+import {
+  type Running,
+  SECRETS,
+  listenServer,
+  makeEvent,
+  postEvent,
+  send,
+  signedHeaders,
+} from '../receiver-test.helpers.js';
 
 describe('expressEventReceiver', () => {
   let running: Running | undefined;
@@ -32,7 +40,9 @@ describe('expressEventReceiver', () => {
     expect(delivered).toHaveLength(1);
     expect(handler.receiver.stats().delivered).toBe(1);
     // The rest of the app keeps its own middleware.
-    expect((await send(url.replace('/api/agent/events', '/health'), { method: 'GET' })).json).toEqual({ ok: true });
+    expect((await send(url.replace('/api/agent/events', '/health'), { method: 'GET' })).json).toEqual({
+      ok: true,
+    });
   });
 
   it.each([
@@ -42,7 +52,10 @@ describe('expressEventReceiver', () => {
     ['401', { headers: { 'content-type': 'application/json' }, body: '{}' }, 401],
   ])('answers %s through Express', async (_name, request, status) => {
     const app = express();
-    app.all('/api/agent/events', expressEventReceiver({ secrets: SECRETS, onEvent: () => undefined, maxBodyBytes: 4096 }));
+    app.all(
+      '/api/agent/events',
+      expressEventReceiver({ secrets: SECRETS, onEvent: () => undefined, maxBodyBytes: 4096 }),
+    );
     const url = await serve(app);
     expect((await send(url, request)).status).toBe(status);
   });
@@ -71,7 +84,10 @@ describe('expressEventReceiver', () => {
     const logger = new MemoryLogger();
     const app = express();
     app.use(express.json());
-    app.post('/api/agent/events', expressEventReceiver({ secrets: SECRETS, onEvent: () => undefined, logger }));
+    app.post(
+      '/api/agent/events',
+      expressEventReceiver({ secrets: SECRETS, onEvent: () => undefined, logger }),
+    );
     const url = await serve(app);
     const answer = await postEvent(url, makeEvent());
     expect(answer.status).toBe(500);

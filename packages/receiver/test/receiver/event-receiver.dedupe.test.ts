@@ -1,4 +1,10 @@
-import { EventPoster, HttpEventTransport, ManualClock, MemoryLogger, type TaskEvent } from '@robot-mcp-kit/core';
+import {
+  EventPoster,
+  HttpEventTransport,
+  ManualClock,
+  MemoryLogger,
+  type TaskEvent,
+} from '@robot-mcp-kit/core';
 import { createEventReceiver, type EventReceiver } from '@robot-mcp-kit/receiver';
 import {
   type Running,
@@ -61,7 +67,12 @@ describe('event receiver dedupe', () => {
 
   it('dedupes re-signed attempts of the same event from the real transport', async () => {
     await start();
-    const transport = new HttpEventTransport({ url: server.url, secret: SECRET, serverName: 'sleeper', clock });
+    const transport = new HttpEventTransport({
+      url: server.url,
+      secret: SECRET,
+      serverName: 'sleeper',
+      clock,
+    });
     const event = makeEvent();
     const body = JSON.stringify(event);
     expect(await transport.send({ event, body, attempt: 1 })).toMatchObject({ ok: true });
@@ -78,7 +89,12 @@ describe('event receiver dedupe', () => {
       attempts += 1;
       return attempts === 1;
     };
-    const transport = new HttpEventTransport({ url: server.url, secret: SECRET, serverName: 'sleeper', clock });
+    const transport = new HttpEventTransport({
+      url: server.url,
+      secret: SECRET,
+      serverName: 'sleeper',
+      clock,
+    });
     const poster = new EventPoster({ serverName: 'sleeper', transport, clock, retryDelaysMs: [500] });
     const event = makeEvent();
     poster.post(event);
@@ -90,7 +106,10 @@ describe('event receiver dedupe', () => {
     expect(calls.map((e) => e.event_id)).toEqual([event.event_id, event.event_id]);
     expect(receiver.stats()).toMatchObject({ failed: 1, delivered: 1, duplicates: 0 });
     // Now it is remembered: one more copy is a duplicate.
-    expect((await postEvent(server.url, event, { nowMs: clock.now() })).json).toEqual({ ok: true, duplicate: true });
+    expect((await postEvent(server.url, event, { nowMs: clock.now() })).json).toEqual({
+      ok: true,
+      duplicate: true,
+    });
     expect(calls).toHaveLength(2);
   });
 
@@ -103,7 +122,11 @@ describe('event receiver dedupe', () => {
     const first = postEvent(server.url, body, { nowMs: clock.now() });
     await waitFor(() => calls.length === 1);
     // receive() claims the event_id synchronously: these two are in flight behind the first.
-    const request = { method: 'POST', headers: signedHeaders(body, { nowMs: clock.now() }), body: Buffer.from(body) };
+    const request = {
+      method: 'POST',
+      headers: signedHeaders(body, { nowMs: clock.now() }),
+      body: Buffer.from(body),
+    };
     const second = receiver.receive(request);
     const third = receiver.receive(request);
     hold.resolve();
@@ -122,7 +145,11 @@ describe('event receiver dedupe', () => {
     const body = JSON.stringify(event);
     const first = postEvent(server.url, body, { nowMs: clock.now() });
     await waitFor(() => calls.length === 1);
-    const request = { method: 'POST', headers: signedHeaders(body, { nowMs: clock.now() }), body: Buffer.from(body) };
+    const request = {
+      method: 'POST',
+      headers: signedHeaders(body, { nowMs: clock.now() }),
+      body: Buffer.from(body),
+    };
     const second = receiver.receive(request);
     hold.resolve();
     expect((await first).status).toBe(500);
@@ -137,7 +164,10 @@ describe('event receiver dedupe', () => {
     const event = makeEvent();
     await postEvent(server.url, event, { nowMs: clock.now() });
     await clock.advance(599_000);
-    expect((await postEvent(server.url, event, { nowMs: clock.now() })).json).toEqual({ ok: true, duplicate: true });
+    expect((await postEvent(server.url, event, { nowMs: clock.now() })).json).toEqual({
+      ok: true,
+      duplicate: true,
+    });
     await clock.advance(2_000);
     expect((await postEvent(server.url, event, { nowMs: clock.now() })).json).toEqual({ ok: true });
     expect(calls).toHaveLength(2);
@@ -151,7 +181,9 @@ describe('event receiver dedupe', () => {
     expect((await postEvent(server.url, events[3] as TaskEvent, { nowMs: clock.now() })).json).toMatchObject({
       duplicate: true,
     });
-    expect((await postEvent(server.url, events[0] as TaskEvent, { nowMs: clock.now() })).json).toEqual({ ok: true });
+    expect((await postEvent(server.url, events[0] as TaskEvent, { nowMs: clock.now() })).json).toEqual({
+      ok: true,
+    });
   });
 
   it('keys dedupe by server and event_id', async () => {
@@ -171,7 +203,11 @@ describe('event receiver dedupe', () => {
   it('receive() works without HTTP (adapters use it)', async () => {
     await start();
     const body = JSON.stringify(makeEvent());
-    const request = { method: 'POST', headers: signedHeaders(body, { nowMs: clock.now() }), body: Buffer.from(body) };
+    const request = {
+      method: 'POST',
+      headers: signedHeaders(body, { nowMs: clock.now() }),
+      body: Buffer.from(body),
+    };
     expect((await receiver.receive(request)).body).toEqual({ ok: true });
     expect((await receiver.receive(request)).body).toEqual({ ok: true, duplicate: true });
   });

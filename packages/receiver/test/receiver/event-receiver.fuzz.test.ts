@@ -49,11 +49,14 @@ const mutation: fc.Arbitrary<(seq: number) => BadRequest> = fc.oneof(
     return { kind: 'flip', method: 'POST', headers, body: copy };
   }),
   // Truncate or extend the body.
-  fc.record({ cut: fc.nat(), extra: fc.string({ minLength: 1, maxLength: 10 }) }).map(({ cut, extra }) => (seq: number) => {
-    const { body, headers } = valid(seq);
-    const changed = cut % 2 === 0 ? body.subarray(0, cut % body.length) : Buffer.concat([body, Buffer.from(extra)]);
-    return { kind: 'length', method: 'POST', headers, body: changed };
-  }),
+  fc
+    .record({ cut: fc.nat(), extra: fc.string({ minLength: 1, maxLength: 10 }) })
+    .map(({ cut, extra }) => (seq: number) => {
+      const { body, headers } = valid(seq);
+      const changed =
+        cut % 2 === 0 ? body.subarray(0, cut % body.length) : Buffer.concat([body, Buffer.from(extra)]);
+      return { kind: 'length', method: 'POST', headers, body: changed };
+    }),
   // Drop a required header.
   headerName.map((name) => (seq: number) => {
     const { body, headers } = valid(seq);
@@ -66,13 +69,25 @@ const mutation: fc.Arbitrary<(seq: number) => BadRequest> = fc.oneof(
     const { body, headers } = valid(seq);
     const replacement = name === 'content-type' && JSONISH.test(value) ? 'text/plain' : value;
     const same = headers[name]?.trim() === replacement.trim() || /^0\d/.test(replacement.trim());
-    return { kind: `alter ${name}`, method: 'POST', headers: { ...headers, [name]: same ? 'x' : replacement }, body };
+    return {
+      kind: `alter ${name}`,
+      method: 'POST',
+      headers: { ...headers, [name]: same ? 'x' : replacement },
+      body,
+    };
   }),
   // Random signatures, well-formed or not.
-  fc.oneof(fc.stringMatching(/^[0-9a-f]{64}$/), fc.stringMatching(/^[0-9a-zA-Z]{0,70}$/)).map((hex) => (seq: number) => {
-    const { body, headers } = valid(seq);
-    return { kind: 'signature', method: 'POST', headers: { ...headers, 'x-rvc-signature': `sha256=${hex}` }, body };
-  }),
+  fc
+    .oneof(fc.stringMatching(/^[0-9a-f]{64}$/), fc.stringMatching(/^[0-9a-zA-Z]{0,70}$/))
+    .map((hex) => (seq: number) => {
+      const { body, headers } = valid(seq);
+      return {
+        kind: 'signature',
+        method: 'POST',
+        headers: { ...headers, 'x-rvc-signature': `sha256=${hex}` },
+        body,
+      };
+    }),
   // Huge, negative or off-by-more-than-the-skew timestamps, correctly signed.
   fc
     .oneof(
@@ -94,7 +109,9 @@ const mutation: fc.Arbitrary<(seq: number) => BadRequest> = fc.oneof(
   // Another server's name, or this one signing for another.
   fc.boolean().map((wrongSecret) => (seq: number) => {
     const { body } = valid(seq);
-    const headers = wrongSecret ? resigned(body, 'navigation', SECRET) : resigned(body, 'navigation', OTHER_SECRET);
+    const headers = wrongSecret
+      ? resigned(body, 'navigation', SECRET)
+      : resigned(body, 'navigation', OTHER_SECRET);
     return { kind: wrongSecret ? 'wrong secret' : 'server mismatch', method: 'POST', headers, body };
   }),
   // Correctly signed, but not a TaskEvent.
@@ -104,18 +121,34 @@ const mutation: fc.Arbitrary<(seq: number) => BadRequest> = fc.oneof(
       fc.json({ maxDepth: 2 }),
       fc.constantFrom('', 'null', '[]', '{}', '{"seq": "1"}', '\u0000', '{"a":1}{"b":2}'),
     )
-    .map((text) => (seq: number) => {
+    .map((text) => (_seq: number) => {
       const body = Buffer.from(text);
       return { kind: 'not an event', method: 'POST', headers: resigned(body), body };
     }),
   // A valid event with one field broken, correctly signed.
   fc
     .tuple(
-      fc.constantFrom('event_id', 'task_id', 'server', 'tool', 'type', 'seq', 'ts', 'payload', 'schema_version'),
-      fc.oneof(fc.constant(undefined), fc.constant(null), fc.integer({ max: 0 }), fc.constant(''), fc.constant([])),
+      fc.constantFrom(
+        'event_id',
+        'task_id',
+        'server',
+        'tool',
+        'type',
+        'seq',
+        'ts',
+        'payload',
+        'schema_version',
+      ),
+      fc.oneof(
+        fc.constant(undefined),
+        fc.constant(null),
+        fc.integer({ max: 0 }),
+        fc.constant(''),
+        fc.constant([]),
+      ),
     )
     .map(([field, value]) => (seq: number) => {
-      const event = makeEvent({ seq }).toJSON() as Record<string, unknown>;
+      const event: Record<string, unknown> = { ...makeEvent({ seq }).toJSON() };
       if (value === undefined && field !== 'schema_version') delete event[field];
       else event[field] = value ?? null;
       const body = Buffer.from(JSON.stringify(event));
@@ -123,7 +156,13 @@ const mutation: fc.Arbitrary<(seq: number) => BadRequest> = fc.oneof(
     }),
   // Non-JSON content types, correctly signed.
   fc
-    .constantFrom('text/plain', 'application/xml', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', 'json')
+    .constantFrom(
+      'text/plain',
+      'application/xml',
+      'multipart/form-data; boundary=x',
+      'application/json; charset=utf-16',
+      'json',
+    )
     .map((type) => (seq: number) => {
       const { body, headers } = valid(seq);
       return { kind: 'content type', method: 'POST', headers: { ...headers, 'content-type': type }, body };

@@ -1,6 +1,14 @@
 import { ManualClock, MemoryLogger } from '@robot-mcp-kit/core';
 import { createEventReceiver, type EventReceiver, type SeqGap } from '@robot-mcp-kit/receiver';
-import { type Answer, type Running, SECRETS, listen, makeEvent, postEvent, waitFor } from '../receiver-test.helpers.js';
+import {
+  type Answer,
+  type Running,
+  SECRETS,
+  listen,
+  makeEvent,
+  postEvent,
+  waitFor,
+} from '../receiver-test.helpers.js';
 
 describe('event receiver seq tracking', () => {
   let clock: ManualClock;
@@ -11,7 +19,9 @@ describe('event receiver seq tracking', () => {
   let logger: MemoryLogger;
   let refuseSeq: number | undefined;
 
-  const start = async (options: { holdMs?: number; maxTasks?: number; finishedTtlS?: number } = {}): Promise<void> => {
+  const start = async (
+    options: { holdMs?: number; maxTasks?: number; finishedTtlS?: number } = {},
+  ): Promise<void> => {
     receiver = createEventReceiver({
       secrets: SECRETS,
       onEvent: (event, context) => {
@@ -239,4 +249,3 @@ describe('event receiver seq tracking', () => {
     });
   });
 });
-

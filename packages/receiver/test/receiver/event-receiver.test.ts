@@ -1,4 +1,11 @@
-import { ConfigError, HttpEventTransport, ManualClock, MemoryLogger, type TaskEvent } from '@robot-mcp-kit/core';
+import { connect } from 'node:net';
+import {
+  ConfigError,
+  HttpEventTransport,
+  ManualClock,
+  MemoryLogger,
+  type TaskEvent,
+} from '@robot-mcp-kit/core';
 import { createEventReceiver, type EventContext, type EventReceiver } from '@robot-mcp-kit/receiver';
 import {
   type Running,
@@ -9,6 +16,7 @@ import {
   postEvent,
   send,
   signedHeaders,
+  waitFor,
 } from '../receiver-test.helpers.js';
 
 describe('createEventReceiver over node:http', () => {
@@ -103,7 +111,10 @@ describe('createEventReceiver over node:http', () => {
 
   it('answers 415 to a compressed body', async () => {
     const body = JSON.stringify(makeEvent());
-    const answer = await send(server.url, { headers: { ...signedHeaders(body), 'content-encoding': 'gzip' }, body });
+    const answer = await send(server.url, {
+      headers: { ...signedHeaders(body), 'content-encoding': 'gzip' },
+      body,
+    });
     expect(answer.status).toBe(415);
     expect(answer.json).toMatchObject({ reason: 'content_encoding' });
   });
@@ -156,7 +167,10 @@ describe('createEventReceiver over node:http', () => {
     ['future', 301],
   ])('answers 401 for a %s timestamp, even correctly signed', async (_name, offsetS) => {
     const body = JSON.stringify(makeEvent());
-    const answer = await send(server.url, { headers: signedHeaders(body, { nowMs: Date.now() + offsetS * 1000 }), body });
+    const answer = await send(server.url, {
+      headers: signedHeaders(body, { nowMs: Date.now() + offsetS * 1000 }),
+      body,
+    });
     expect(answer.status).toBe(401);
     expect(answer.json).toEqual({ error: 'unauthorized', reason: 'timestamp_skew' });
   });
@@ -176,11 +190,16 @@ describe('createEventReceiver over node:http', () => {
   });
 
   it('answers 400 listing every field that fails validation', async () => {
-    const bad = { ...makeEvent().toJSON(), seq: 0, type: 'exploded', ts: 'yesterday' } as Record<string, unknown>;
+    const bad = { ...makeEvent().toJSON(), seq: 0, type: 'exploded', ts: 'yesterday' } as Record<
+      string,
+      unknown
+    >;
     delete bad.task_id;
     const answer = await postEvent(server.url, JSON.stringify(bad));
     expect(answer.status).toBe(400);
-    const fields = (answer.json?.issues as { field: string; problems: string[] }[]).map((i) => i.field).sort();
+    const fields = (answer.json?.issues as { field: string; problems: string[] }[])
+      .map((i) => i.field)
+      .sort();
     expect(fields).toEqual(['seq', 'task_id', 'ts', 'type']);
     expect(delivered).toHaveLength(0);
   });
@@ -196,13 +215,21 @@ describe('createEventReceiver over node:http', () => {
     const big = Buffer.alloc(5000, 0x7b);
     const bad = { 'x-rvc-server': 'intruder' };
     // A GET with everything else wrong is a 405.
-    expect((await send(server.url, { method: 'GET', headers: { ...bad, 'content-type': 'text/plain' } })).status).toBe(405);
+    expect(
+      (await send(server.url, { method: 'GET', headers: { ...bad, 'content-type': 'text/plain' } })).status,
+    ).toBe(405);
     // A too-big unsigned text body is a 415.
-    expect((await send(server.url, { headers: { ...bad, 'content-type': 'text/plain' }, body: big })).status).toBe(415);
+    expect(
+      (await send(server.url, { headers: { ...bad, 'content-type': 'text/plain' }, body: big })).status,
+    ).toBe(415);
     // A too-big unsigned JSON body is a 413.
-    expect((await send(server.url, { headers: { ...bad, 'content-type': 'application/json' }, body: big })).status).toBe(413);
+    expect(
+      (await send(server.url, { headers: { ...bad, 'content-type': 'application/json' }, body: big })).status,
+    ).toBe(413);
     // Unsigned malformed JSON is a 401: the parser never sees unauthenticated bytes.
-    expect((await send(server.url, { headers: { ...bad, 'content-type': 'application/json' }, body: '{' })).status).toBe(401);
+    expect(
+      (await send(server.url, { headers: { ...bad, 'content-type': 'application/json' }, body: '{' })).status,
+    ).toBe(401);
   });
 
   it('never logs the secret or a whole signature', async () => {
@@ -217,6 +244,26 @@ describe('createEventReceiver over node:http', () => {
     expect(logged).not.toContain('wrong-secret');
     expect(logged).not.toContain(signature.slice(0, 9));
     expect(logged).toContain(signature.slice(0, 8));
+  });
+
+  it('survives a client that hangs up in the middle of the body', async () => {
+    const body = JSON.stringify(makeEvent());
+    const headers = { ...signedHeaders(body), 'content-length': String(body.length) };
+    const socket = connect(server.port, '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', resolve));
+    const head = Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('');
+    await new Promise<void>((resolve) =>
+      socket.write(
+        `POST /api/agent/events HTTP/1.1\r\nhost: 127.0.0.1\r\n${head}\r\n${body.slice(0, 20)}`,
+        () => resolve(),
+      ),
+    );
+    socket.destroy();
+    await waitFor(() => logger.at('debug', 'aborted').length === 1);
+    expect(delivered).toHaveLength(0);
+    expect((await postEvent(server.url, makeEvent())).status).toBe(200);
   });
 
   it('counts every answer in stats()', async () => {
