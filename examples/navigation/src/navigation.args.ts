@@ -4,7 +4,8 @@ import { JSONSchema } from '@robot-mcp-kit/server';
 /** Arguments of `navigate_to`. */
 export class NavigateArgs {
   @JSONSchema({
-    description: 'Where to drive: a named place of the map (dock, lobby, corridor, kitchen, lab); see get_map',
+    description:
+      'Where to drive: a named place of the map (dock, lobby, corridor, kitchen, lab); see get_map',
   })
   @IsString()
   @IsNotEmpty()

@@ -25,7 +25,10 @@ function positiveNumber(env: NodeJS.ProcessEnv, variable: string, fallback: numb
   if (!raw) return fallback;
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0) {
-    throw new ConfigError(variable, `"${raw}" is not valid; use a positive number of ${unit}, e.g. ${fallback}`);
+    throw new ConfigError(
+      variable,
+      `"${raw}" is not valid; use a positive number of ${unit}, e.g. ${fallback}`,
+    );
   }
   return value;
 }
@@ -38,7 +41,12 @@ export function navigationConfigFromEnv(
   env: NodeJS.ProcessEnv = process.env,
   map: SiteMap = new SiteMap(DEFAULT_SITE),
 ): NavigationConfig {
-  const speedMps = positiveNumber(env, 'NAV_SPEED_MPS', DEFAULT_NAVIGATION_CONFIG.speedMps, 'metres per second');
+  const speedMps = positiveNumber(
+    env,
+    'NAV_SPEED_MPS',
+    DEFAULT_NAVIGATION_CONFIG.speedMps,
+    'metres per second',
+  );
   const tickMs = positiveNumber(env, 'NAV_TICK_MS', DEFAULT_NAVIGATION_CONFIG.tickMs, 'milliseconds');
   const rawDoors = env.NAV_CLOSED_DOORS;
   const closedDoors =
@@ -50,12 +58,18 @@ export function navigationConfigFromEnv(
           .filter((d) => d.length > 0);
   for (const door of closedDoors) {
     if (!map.doors.includes(door)) {
-      throw new ConfigError('NAV_CLOSED_DOORS', `"${door}" is not a door of the map; use a comma-separated list of ${map.doors.join(', ')} (or empty)`);
+      throw new ConfigError(
+        'NAV_CLOSED_DOORS',
+        `"${door}" is not a door of the map; use a comma-separated list of ${map.doors.join(', ')} (or empty)`,
+      );
     }
   }
   const start = env.NAV_START?.trim() || DEFAULT_NAVIGATION_CONFIG.start;
   if (!map.waypoint(start)) {
-    throw new ConfigError('NAV_START', `"${start}" is not a waypoint of the map; use one of ${map.data.waypoints.map((w) => w.name).join(', ')}`);
+    throw new ConfigError(
+      'NAV_START',
+      `"${start}" is not a waypoint of the map; use one of ${map.data.waypoints.map((w) => w.name).join(', ')}`,
+    );
   }
   return { speedMps, tickMs, closedDoors, start };
 }

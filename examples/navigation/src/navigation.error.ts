@@ -5,7 +5,10 @@ export class UnknownDoorError extends RobotMcpKitError {
   readonly door: string;
 
   constructor(door: string, known: readonly string[]) {
-    super('UNKNOWN_DOOR', `door: "${door}" is not a door of this map; use one of ${known.join(', ')} (see get_map)`);
+    super(
+      'UNKNOWN_DOOR',
+      `door: "${door}" is not a door of this map; use one of ${known.join(', ')} (see get_map)`,
+    );
     this.door = door;
   }
 }

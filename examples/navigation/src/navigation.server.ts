@@ -34,6 +34,7 @@ export class NavigationServer {
       '{eta_s, distance_m, percent, zone, x, y} is reported while driving. Supports triggers ' +
       '{"type": "eta_below", "seconds": N} and {"type": "zone_entered", "zone": Z}. Fails with UNKNOWN_GOAL ' +
       'or DOOR_CLOSED. A new navigate_to replaces a running one.',
+    args: NavigateArgs,
     actuates: true,
     maxConcurrent: 1,
     preempt: true,
@@ -75,10 +76,12 @@ export class NavigationServer {
     description:
       'Simulation control: open or close a door of the simulated site. A closed door on the route makes ' +
       'navigate_to fail with DOOR_CLOSED.',
+    args: SetDoorArgs,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   })
   setDoor(args: SetDoorArgs): { door: string; state: 'open' | 'closed' } {
-    if (!this.robot.setDoor(args.door, args.open)) throw new UnknownDoorError(args.door, this.robot.map.doors);
+    if (!this.robot.setDoor(args.door, args.open))
+      throw new UnknownDoorError(args.door, this.robot.map.doors);
     return { door: args.door, state: args.open ? 'open' : 'closed' };
   }
 }

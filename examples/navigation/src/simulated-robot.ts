@@ -106,10 +106,14 @@ export class SimulatedRobot {
     const route = this.map.route(this.position, goal, this.place);
     if (!route) {
       const goals = this.map.goals;
-      throw new TaskError('UNKNOWN_GOAL', `"${goal}" is not a goal on this map. Choose one of: ${goals.join(', ')}.`, {
-        recoverable: true,
-        suggestions: [`choose_one_of:${goals.join(',')}`],
-      });
+      throw new TaskError(
+        'UNKNOWN_GOAL',
+        `"${goal}" is not a goal on this map. Choose one of: ${goals.join(', ')}.`,
+        {
+          recoverable: true,
+          suggestions: [`choose_one_of:${goals.join(',')}`],
+        },
+      );
     }
     let settle!: () => void;
     const active: ActiveNavigation = {
@@ -141,7 +145,12 @@ export class SimulatedRobot {
     return { task_id: active.taskId, goal: active.goal };
   }
 
-  private async drive(goal: string, route: RouteStep[], ctx: TaskContext, halt: AbortSignal): Promise<NavigationResult> {
+  private async drive(
+    goal: string,
+    route: RouteStep[],
+    ctx: TaskContext,
+    halt: AbortSignal,
+  ): Promise<NavigationResult> {
     const { speedMps, tickMs } = this.config;
     const total = routeLength(this.position, route);
     const halted = new Promise<never>((_, reject) =>

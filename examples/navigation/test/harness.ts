@@ -2,7 +2,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryEventTransport, ManualClock, MemoryLogger, type TaskEvent } from '@robot-mcp-kit/core';
-import { bootstrap, type BootstrapOptions, type CapabilityServerClass, type RobotMcpApp } from '@robot-mcp-kit/server';
+import {
+  bootstrap,
+  type BootstrapOptions,
+  type CapabilityServerClass,
+  type RobotMcpApp,
+} from '@robot-mcp-kit/server';
 
 /** A bootstrapped server on a ManualClock, an SDK client over an in-memory pair, and the events it posted. */
 export interface Harness {

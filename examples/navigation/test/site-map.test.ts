@@ -19,12 +19,21 @@ describe('SiteMap', () => {
     expect(names(route)).toEqual(['lobby', 'corridor', 'junction', 'lab_entrance', 'lab']);
     expect(route!.at(-1)).toMatchObject({ zone: 'lab', door: 'lab_door' });
     expect(route![0]).not.toHaveProperty('door');
-    expect(names(map.route({ x: 20, y: 6 }, 'dock', ['kitchen']))).toEqual(['junction', 'corridor', 'lobby', 'dock']);
+    expect(names(map.route({ x: 20, y: 6 }, 'dock', ['kitchen']))).toEqual([
+      'junction',
+      'corridor',
+      'lobby',
+      'dock',
+    ]);
   });
 
   it('from the middle of a passage starts with the end that makes the trip shortest', () => {
     expect(names(map.route({ x: 7, y: 0 }, 'dock', ['lobby', 'corridor']))).toEqual(['lobby', 'dock']);
-    expect(names(map.route({ x: 7, y: 0 }, 'kitchen', ['lobby', 'corridor']))).toEqual(['corridor', 'junction', 'kitchen']);
+    expect(names(map.route({ x: 7, y: 0 }, 'kitchen', ['lobby', 'corridor']))).toEqual([
+      'corridor',
+      'junction',
+      'kitchen',
+    ]);
   });
 
   it('has no route to an unknown goal, to a waypoint that is not a goal, or to an unreachable one', () => {

@@ -30,15 +30,20 @@ export class PerceptionWatcherServer {
       'Watch the camera for an object label. Returns a task_id immediately, then emits a watch_event ' +
       '{label, confidence, bbox, frame} each time the detector sees the label with at least min_confidence. ' +
       'Runs until cancelled with cancel_task. Fails with UNKNOWN_LABEL for a label the detector does not know.',
+    args: WatchForArgs,
     annotations: { readOnlyHint: true, openWorldHint: false },
   })
   async watchFor(args: WatchForArgs, ctx: TaskContext): Promise<never> {
     const known = this.labels.map((l) => l.label);
     if (!known.includes(args.label)) {
-      throw new TaskError('UNKNOWN_LABEL', `The detector does not know "${args.label}". It knows: ${known.join(', ')}.`, {
-        recoverable: true,
-        suggestions: [`choose_one_of:${known.join(',')}`],
-      });
+      throw new TaskError(
+        'UNKNOWN_LABEL',
+        `The detector does not know "${args.label}". It knows: ${known.join(', ')}.`,
+        {
+          recoverable: true,
+          suggestions: [`choose_one_of:${known.join(',')}`],
+        },
+      );
     }
     const minConfidence = args.min_confidence ?? DEFAULT_MIN_CONFIDENCE;
     const detector = new SimulatedDetector(this.config.seed, this.labels);
@@ -47,7 +52,8 @@ export class PerceptionWatcherServer {
       // Rejects as soon as the task is cancelled, which ends the body: no terminal event.
       await ctx.sleep(periodMs);
       for (const detection of detector.nextFrame()) {
-        if (detection.label === args.label && detection.confidence >= minConfidence) await ctx.emit(detection);
+        if (detection.label === args.label && detection.confidence >= minConfidence)
+          await ctx.emit(detection);
       }
     }
   }

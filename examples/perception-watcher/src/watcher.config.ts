@@ -18,7 +18,10 @@ export function watcherConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Watc
   const rawRate = env.WATCHER_RATE_HZ?.trim();
   const rateHz = rawRate ? Number(rawRate) : DEFAULT_WATCHER_CONFIG.rateHz;
   if (!Number.isFinite(rateHz) || rateHz <= 0 || rateHz > 1000) {
-    throw new ConfigError('WATCHER_RATE_HZ', `"${rawRate}" is not valid; use frames per second between 0 and 1000, e.g. 5`);
+    throw new ConfigError(
+      'WATCHER_RATE_HZ',
+      `"${rawRate}" is not valid; use frames per second between 0 and 1000, e.g. 5`,
+    );
   }
   const rawSeed = env.WATCHER_SEED?.trim();
   const seed = rawSeed ? Number(rawSeed) : DEFAULT_WATCHER_CONFIG.seed;
