@@ -35,16 +35,28 @@ export function buildCreateProgram(version: string, out: OutputSink): Command {
     .description('Scaffold a robot capability MCP server on robot-mcp-kit.')
     .version(version, '-V, --version')
     .argument('[directory]', 'where to create the project (default: the server name)')
-    .option('-n, --name <name>', 'server name: a-z, 0-9 and "-", 1-64 characters (default: the directory name)')
+    .option(
+      '-n, --name <name>',
+      'server name: a-z, 0-9 and "-", 1-64 characters (default: the directory name)',
+    )
     .option('-d, --description <text>', 'one line saying what the server does')
     .addOption(
-      new Option('-t, --transport <transport>', 'default MCP transport of `npm start`').choices([...TRANSPORTS]),
+      new Option('-t, --transport <transport>', 'default MCP transport of `npm start`').choices([
+        ...TRANSPORTS,
+      ]),
     )
-    .option('--tool <name>', 'name of the first tool, snake_case (default: patrol, or get_status with --no-long-running)')
+    .option(
+      '--tool <name>',
+      'name of the first tool, snake_case (default: patrol, or get_status with --no-long-running)',
+    )
     .option('--long-running', 'the first tool is a @LongRunningTool that runs as a task (default)')
     .option('--no-long-running', 'the first tool is a plain @Tool that answers at once')
     .option('--kit <dir>', 'use the kit tarballs packed into <dir> (npm pack) instead of the registry')
-    .option('-f, --force', 'write into a directory that is not empty, replacing files with the same names', false)
+    .option(
+      '-f, --force',
+      'write into a directory that is not empty, replacing files with the same names',
+      false,
+    )
     .option('-y, --yes', 'do not ask: take defaults for everything not given as a flag', false)
     .helpOption('-h, --help', 'show this help')
     .showHelpAfterError(`(run ${COMMAND_NAME} --help for usage)`)

@@ -29,7 +29,8 @@ export async function runCreate(argv: readonly string[], io: CreateIo): Promise<
   if (parsed.kind === 'exit') return parsed.code;
   const { args } = parsed;
   try {
-    const prompter = io.interactive && !args.yes ? await (io.prompter ?? createInquirerPrompter)() : undefined;
+    const prompter =
+      io.interactive && !args.yes ? await (io.prompter ?? createInquirerPrompter)() : undefined;
     const options = await resolveOptions(args, { cwd: io.cwd, prompter });
     const project = generateProject(options, version, io.templatesDir ?? TEMPLATES_DIR);
     io.stdout(nextSteps(options, project, io.cwd));

@@ -2,11 +2,7 @@ export { runCreate } from './create.command.js';
 export type { CreateIo } from './create.command.js';
 export { buildCreateProgram, parseCreateArgs, COMMAND_NAME } from './args.parser.js';
 export type { CreateArgs, OutputSink, ParseOutcome } from './args.parser.js';
-export {
-  resolveOptions,
-  DEFAULT_LONG_RUNNING_TOOL,
-  DEFAULT_PLAIN_TOOL,
-} from './options.resolver.js';
+export { resolveOptions, DEFAULT_LONG_RUNNING_TOOL, DEFAULT_PLAIN_TOOL } from './options.resolver.js';
 export type { ProjectOptions, ResolveContext } from './options.resolver.js';
 export { createInquirerPrompter, isPromptCancelled } from './prompts.js';
 export type { Prompter } from './prompts.js';

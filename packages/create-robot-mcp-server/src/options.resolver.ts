@@ -95,7 +95,10 @@ export async function resolveOptions(args: CreateArgs, context: ResolveContext):
   const firstToolLongRunning =
     args.longRunning ??
     (ask
-      ? await ask.confirm({ message: 'Is the first tool long-running (runs as a task with progress)?', default: true })
+      ? await ask.confirm({
+          message: 'Is the first tool long-running (runs as a task with progress)?',
+          default: true,
+        })
       : true);
 
   const toolDefault = firstToolLongRunning ? DEFAULT_LONG_RUNNING_TOOL : DEFAULT_PLAIN_TOOL;
@@ -104,7 +107,11 @@ export async function resolveOptions(args: CreateArgs, context: ResolveContext):
       ? validateToolName(args.tool)
       : ask
         ? validateToolName(
-            await ask.input({ message: 'First tool name', default: toolDefault, validate: validator(validateToolName) }),
+            await ask.input({
+              message: 'First tool name',
+              default: toolDefault,
+              validate: validator(validateToolName),
+            }),
           )
         : toolDefault;
 

@@ -2,7 +2,13 @@ import { join } from 'node:path';
 import { type ProjectOptions } from './options.resolver.js';
 import { buildPackageJson, kitSpecs } from './package-json.builder.js';
 import { assertTargetUsable, writeProject } from './project.writer.js';
-import { type RenderedFile, renderTemplates, TEMPLATES_DIR, type TemplateVars } from './template.renderer.js';
+import {
+  byPath,
+  type RenderedFile,
+  renderTemplates,
+  TEMPLATES_DIR,
+  type TemplateVars,
+} from './template.renderer.js';
 import { serverClassName, toCamelCase, toPascalCase } from './validation.js';
 
 /** What {@link generateProject} wrote. */
@@ -38,15 +44,26 @@ export function templateVars(options: ProjectOptions, kitVersion: string): Templ
 }
 
 /** Every file of the project: the rendered templates plus package.json. */
-export function renderProject(options: ProjectOptions, kitVersion: string, templatesDir = TEMPLATES_DIR): RenderedFile[] {
+export function renderProject(
+  options: ProjectOptions,
+  kitVersion: string,
+  templatesDir = TEMPLATES_DIR,
+): RenderedFile[] {
   const kit = kitSpecs(kitVersion, options.kit);
   const files = renderTemplates(templatesDir, templateVars(options, kitVersion));
-  const pkg: RenderedFile = { path: 'package.json', content: `${JSON.stringify(buildPackageJson(options, kit), null, 2)}\n` };
-  return [...files, pkg].sort((a, b) => a.path.localeCompare(b.path));
+  const pkg: RenderedFile = {
+    path: 'package.json',
+    content: `${JSON.stringify(buildPackageJson(options, kit), null, 2)}\n`,
+  };
+  return [...files, pkg].sort(byPath);
 }
 
 /** Checks the target, renders and writes the project. */
-export function generateProject(options: ProjectOptions, kitVersion: string, templatesDir = TEMPLATES_DIR): GeneratedProject {
+export function generateProject(
+  options: ProjectOptions,
+  kitVersion: string,
+  templatesDir = TEMPLATES_DIR,
+): GeneratedProject {
   assertTargetUsable(options.directory, options.force);
   const files = renderProject(options, kitVersion, templatesDir);
   return { directory: options.directory, files: writeProject(options.directory, files) };

@@ -3,7 +3,11 @@
  * real one (@inquirer/prompts) is loaded only when a person is there to answer.
  */
 export interface Prompter {
-  input(question: { message: string; default?: string; validate?: (value: string) => true | string }): Promise<string>;
+  input(question: {
+    message: string;
+    default?: string;
+    validate?: (value: string) => true | string;
+  }): Promise<string>;
   select<T extends string>(question: {
     message: string;
     choices: { name: string; value: T; description?: string }[];

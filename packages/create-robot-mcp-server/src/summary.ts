@@ -6,27 +6,43 @@ import { shellQuote } from './project.generator.js';
 /** The text printed after a successful run: what was made and what to do next. */
 export function nextSteps(options: ProjectOptions, project: GeneratedProject, cwd: string): string {
   const where = relative(cwd, project.directory) || '.';
+  const inspectorEnv = options.transport === 'stdio' ? '' : 'MCP_TRANSPORT=stdio ';
   const lines = [
     '',
     `Created ${options.name} in ${project.directory} (${project.files.length} files):`,
-    `  src/${options.name}.server.ts   @LongRunningTool ${options.longRunningTool}, @Tool ${options.plainTool}`,
-    `  test/                           tests with the official MCP client, in memory`,
-    `  deploy/${options.name}.service  systemd unit (hardened, loopback only)`,
+    ...table([
+      [
+        `src/${options.name}.server.ts`,
+        `@LongRunningTool ${options.longRunningTool}, @Tool ${options.plainTool}`,
+      ],
+      ['test/', 'tests with the official MCP client, in memory'],
+      [`deploy/${options.name}.service`, 'systemd unit (hardened, loopback only)'],
+    ]),
     '',
     'Next steps:',
     ...(where === '.' ? [] : [`  cd ${shellQuote(where)}`]),
-    '  npm install',
-    '  npm test                        # typecheck + tests',
-    '  npm run build && npm start      # serve the tools (MCP_TRANSPORT: ' + options.transport + ')',
+    ...table([
+      ['npm install', ''],
+      ['npm test', '# typecheck + tests'],
+      ['npm run build && npm start', `# serve the tools (transport: ${options.transport})`],
+    ]),
     '',
     'Then:',
-    '  npx robot-mcp-kit add tool scan_room --long-running   # a tool, its DTO and a test',
-    '  npx robot-mcp-kit add trigger battery_below          # a trigger plugin, registered',
-    '  npx robot-mcp-kit doctor                              # check Node, env and the callback URL',
-    '  npx @modelcontextprotocol/inspector node dist/main.js # try the tools by hand',
+    ...table([
+      ['npx robot-mcp-kit add tool scan_room --long-running', '# a tool, its DTO and a test'],
+      ['npx robot-mcp-kit add trigger battery_below', '# a trigger plugin, registered'],
+      ['npx robot-mcp-kit doctor', '# check Node, the settings and the callback URL'],
+      [`${inspectorEnv}npx @modelcontextprotocol/inspector node dist/main.js`, '# try the tools by hand'],
+    ]),
     '',
     'README.md has the Claude Desktop / Claude Code snippets and the deployment steps.',
     '',
   ];
   return lines.join('\n');
+}
+
+/** Two aligned columns, indented by two spaces. */
+function table(rows: readonly (readonly [string, string])[]): string[] {
+  const width = Math.max(...rows.map(([left]) => left.length)) + 2;
+  return rows.map(([left, right]) => `  ${right ? left.padEnd(width) + right : left}`);
 }

@@ -31,7 +31,7 @@ export function renderTemplates(dir: string, vars: TemplateVars): RenderedFile[]
       path: renderPath(relative, vars),
       content: renderString(readFileSync(join(dir, relative), 'utf8'), vars, relative),
     }))
-    .sort((a, b) => a.path.localeCompare(b.path));
+    .sort(byPath);
 }
 
 /** Replaces the `{{key}}` placeholders of one text. */
@@ -54,8 +54,8 @@ export function renderPath(relative: string, vars: TemplateVars): string {
   const segments = relative.slice(0, -TEMPLATE_SUFFIX.length).split('/');
   const file = segments.pop() ?? '';
   const name = vars.name ?? '';
-  const renamed = [...segments, file.replace(/^_/, '.')].map((segment) => segment.split('__name__').join(name));
-  return renamed.join('/');
+  const withName = (segment: string): string => segment.split('__name__').join(name);
+  return [...segments.map(withName), withName(file).replace(/^_/, '.')].join('/');
 }
 
 /** Relative paths (forward slashes) of the `*.tpl` files under `dir`. */
@@ -67,4 +67,9 @@ function listTemplates(dir: string, prefix = ''): string[] {
     else if (entry.name.endsWith(TEMPLATE_SUFFIX)) found.push(relative);
   }
   return found;
+}
+
+/** Orders files by path, code point by code point (the same on every machine). */
+export function byPath(a: { path: string }, b: { path: string }): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }

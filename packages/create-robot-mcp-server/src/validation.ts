@@ -46,7 +46,11 @@ export function validateToolName(name: string, input = '--tool'): string {
     );
   }
   if (value === 'constructor') {
-    throw new GeneratorError('GENERATOR_INVALID_NAME', input, '"constructor" cannot be a method name; choose another name');
+    throw new GeneratorError(
+      'GENERATOR_INVALID_NAME',
+      input,
+      '"constructor" cannot be a method name; choose another name',
+    );
   }
   if (RESERVED_TOOL_NAMES.includes(value)) {
     throw new GeneratorError(

@@ -2,9 +2,9 @@
 
 {{description}}
 
-A robot capability server on [robot-mcp-kit](https://www.npmjs.com/package/@robot-mcp-kit/server)
-{{kitVersion}}: it serves its tools over the Model Context Protocol (MCP), runs long tasks in the
-background with progress, and pushes signed task events to the chat app.
+A robot capability server on robot-mcp-kit {{kitVersion}}: it serves its tools over the Model
+Context Protocol (MCP), runs long tasks in the background with progress, and pushes signed task
+events to the chat app.
 
 ## Quickstart
 

@@ -1,0 +1,76 @@
+/** Where the generated tests find their harness. */
+export const HARNESS_PATH = 'test/support/harness.ts';
+
+/**
+ * The test harness of a generated project (create-robot-mcp-server writes the same file), for
+ * projects that lost theirs: boots the server in-process and connects the official MCP client.
+ */
+export function harnessText(className: string, serverSpecifier: string, pluginsSpecifier?: string): string {
+  const pluginsImport = pluginsSpecifier ? `import { plugins } from '${pluginsSpecifier}';\n` : '';
+  const pluginsOption = pluginsSpecifier ? 'plugins, ' : '';
+  return `import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { InMemoryEventTransport, silentLogger } from '@robot-mcp-kit/core';
+import { bootstrap, type RobotMcpApp } from '@robot-mcp-kit/server';
+${pluginsImport}import { ${className} } from '${serverSpecifier}';
+
+/** A server running in-process, with the official MCP client connected to it. */
+export interface Harness {
+  readonly app: RobotMcpApp;
+  readonly client: Client;
+  /** Every event the server pushed (instead of POSTing them to RVC_CALLBACK_URL). */
+  readonly events: InMemoryEventTransport;
+  close(): Promise<void>;
+}
+
+/** Boots ${className} like src/main.ts does and connects a client through an in-memory pair. */
+export async function startServer(): Promise<Harness> {
+  const events = new InMemoryEventTransport();
+  const app = bootstrap(${className}, { ${pluginsOption}eventTransport: events, logger: silentLogger, env: {} });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await app.connect(serverTransport);
+  const client = new Client({ name: 'test', version: '1' });
+  await client.connect(clientTransport);
+  return {
+    app,
+    client,
+    events,
+    close: async () => {
+      await client.close();
+      await app.close();
+    },
+  };
+}
+
+/** A tool's answer: its text, the text parsed as JSON when it is JSON, and the error flag. */
+export interface ToolAnswer {
+  readonly isError: boolean;
+  readonly text: string;
+  readonly json: Record<string, unknown>;
+}
+
+export async function callTool(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> {
+  const result = await client.callTool({ name, arguments: args });
+  const content = (result.content ?? []) as { type: string; text?: string }[];
+  const text = content.map((part) => (part.type === 'text' ? (part.text ?? '') : '')).join('');
+  let json: Record<string, unknown> = {};
+  try {
+    json = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    // not JSON: keep {}
+  }
+  return { isError: result.isError === true, text, json };
+}
+
+/** Polls get_task, as a client would, until the task is no longer running; returns its TaskInfo. */
+export async function waitForTask(client: Client, taskId: string, timeoutMs = 10000): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { json } = await callTool(client, 'get_task', { task_id: taskId });
+    if (json.state !== 'running') return json;
+    if (Date.now() > deadline) throw new Error(\`task \${taskId} is still running after \${timeoutMs} ms\`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+`;
+}
