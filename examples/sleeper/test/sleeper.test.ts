@@ -70,7 +70,14 @@ describe('sleeper (spec §5) over the in-memory client, events to a real HTTP re
     const received: Received[] = [];
     await connectSleeper(await startReceiver(received));
     const { tools } = await client!.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['cancel_task', 'get_task', 'list_tasks', 'sleep_task']);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'cancel_task',
+      'get_events',
+      'get_task',
+      'list_tasks',
+      'sleep_task',
+      'wait_for_event',
+    ]);
     const schema = tools.find((t) => t.name === 'sleep_task')!.inputSchema as {
       properties: Record<string, Record<string, unknown>>;
       required: string[];

@@ -54,7 +54,14 @@ async function startHttp(
 
 async function exercise(client: Client): Promise<void> {
   const { tools } = await client.listTools();
-  expect(tools.map((t) => t.name).sort()).toEqual(['cancel_task', 'get_task', 'list_tasks', 'sleep_task']);
+  expect(tools.map((t) => t.name).sort()).toEqual([
+    'cancel_task',
+    'get_events',
+    'get_task',
+    'list_tasks',
+    'sleep_task',
+    'wait_for_event',
+  ]);
   const started = (await client.callTool({
     name: 'sleep_task',
     arguments: { duration_s: 0.3 },

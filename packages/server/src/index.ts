@@ -66,3 +66,106 @@ export type { HttpListener } from './transports/http.listener.js';
 
 // Errors
 export { DecorationError, ToolArgumentsError } from './errors/server.error.js';
+
+// Safety, clean exit, event feed and task resources (built-in features)
+export type {
+  BuiltinFeatureOptions,
+  SafetyFeatureOptions,
+  EventFeedOptions,
+  TaskResourcesOptions,
+} from './features/feature-options.js';
+export {
+  toolPolicyFeature,
+  resolveToolPolicy,
+  applyToolPolicy,
+  actsOnTheWorld,
+} from './features/safety/tool-policy.feature.js';
+export type { ToolPolicy } from './features/safety/tool-policy.feature.js';
+export { compileGlob, parseToolPatterns } from './features/safety/tool-patterns.js';
+export type { ToolPattern } from './features/safety/tool-patterns.js';
+export {
+  sessionCleanupFeature,
+  cancelSessionTasks,
+  resolveKeepTasks,
+  SESSION_CLEANUP_DEADLINE_MS,
+} from './features/session-cleanup.feature.js';
+export type { KeepTasksPolicy } from './features/session-cleanup.feature.js';
+export {
+  eventFeedFeature,
+  eventFeedOf,
+  resolveEventFeedConfig,
+  DEFAULT_EVENT_BUFFER,
+} from './features/event-feed/event-feed.feature.js';
+export type { EventFeedConfig } from './features/event-feed/event-feed.feature.js';
+export { EventFeed, FeedCursorError } from './features/event-feed/event-feed.js';
+export type { FeedPage, WaitRequest, WaitOutcome } from './features/event-feed/event-feed.js';
+export type {
+  FeedEntry,
+  FeedItem,
+  FeedFilter,
+  EventEntry,
+  CancelledEntry,
+  LostEntry,
+} from './features/event-feed/feed-entry.js';
+export {
+  createEventFeedTools,
+  GetEventsArgs,
+  WaitForEventArgs,
+  WaitEndedError,
+  MAX_WAIT_S,
+  DEFAULT_WAIT_S,
+} from './features/event-feed/event-feed.tools.js';
+export {
+  taskResourcesFeature,
+  TaskResourceHub,
+  RUNNING_TASKS_URI,
+  TASK_URI_TEMPLATE,
+  taskUri,
+} from './features/resources/task-resources.feature.js';
+export { UpdateCoalescer } from './features/resources/update-coalescer.js';
+export type { TaskStartedListener } from './tools/task-starter.js';
+export { parseServerArgs } from './runtime/run-server.js';
+export type { ServerArgs } from './runtime/run-server.js';
+export { sessionIdleMsFromEnv } from './transports/http.listener.js';
+export type { HttpListenerOptions } from './transports/http.listener.js';
+
+// Native MCP tasks (SEP-1686), progress notifications (built-in feature)
+export {
+  nativeTasksFeature,
+  createNativeTasksFeature,
+} from './features/native-tasks/native-tasks.feature.js';
+export {
+  NATIVE_TASKS_DEFAULTS,
+  resolveNativeTasksOptions,
+  grantedTtl,
+} from './features/native-tasks/native-tasks.options.js';
+export type {
+  NativeTasksOptions,
+  ResolvedNativeTasksOptions,
+} from './features/native-tasks/native-tasks.options.js';
+export { NativeTaskService } from './features/native-tasks/native-task.service.js';
+export type { NativeTaskServiceDeps } from './features/native-tasks/native-task.service.js';
+export { NativeTaskIndex } from './features/native-tasks/native-task.index.js';
+export type { NativeTaskEntry, NativeTaskPage } from './features/native-tasks/native-task.index.js';
+export {
+  installTaskRequestHandlers,
+  TaskRequests,
+  TASKS_CAPABILITY,
+} from './features/native-tasks/task-requests.handlers.js';
+export { withTaskSupport } from './features/native-tasks/task-tool.wrapper.js';
+export {
+  PROTOCOL_STATUS,
+  progressSummary,
+  statusMessageOf,
+  toProtocolTask,
+  progressValues,
+} from './features/native-tasks/task-status.mapper.js';
+export type { TaskRetention } from './features/native-tasks/task-status.mapper.js';
+export { taskPayloadResult, relatedTaskMeta } from './features/native-tasks/task-payload.builder.js';
+export {
+  UnknownTaskError,
+  InvalidTaskCursorError,
+  TaskNotCancellableError,
+  TaskWaitAbortedError,
+  TaskStartError,
+} from './features/native-tasks/native-task.errors.js';

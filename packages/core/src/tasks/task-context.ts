@@ -1,4 +1,4 @@
-import { sleep, type Clock } from '../clock/clock.port.js';
+import { type Clock } from '../clock/clock.port.js';
 import { type JsonObject } from '../models/json.types.js';
 import { type EventType } from '../models/schema.js';
 import { type Logger } from '../logging/logger.js';
@@ -33,7 +33,6 @@ export class ManagedTaskContext implements TaskContext {
   readonly taskId: string;
   readonly tool: string;
   readonly triggers: readonly Trigger[];
-  readonly signal: AbortSignal;
   private readonly tracker: TriggerTracker;
 
   constructor(
@@ -43,8 +42,12 @@ export class ManagedTaskContext implements TaskContext {
     this.taskId = record.id;
     this.tool = record.tool;
     this.triggers = record.triggers;
-    this.signal = record.controller.signal;
     this.tracker = new TriggerTracker(record.triggers);
+  }
+
+  /** Created on first use: Node builds an AbortSignal lazily, and that costs ~5 µs per task start. */
+  get signal(): AbortSignal {
+    return this.record.controller.signal;
   }
 
   async progress(payload: JsonObject): Promise<void> {
@@ -95,7 +98,23 @@ export class ManagedTaskContext implements TaskContext {
   }
 
   sleep(ms: number): Promise<void> {
-    return sleep(ms, { clock: this.host.clock, signal: this.signal });
+    const { record } = this;
+    const { clock } = this.host;
+    return new Promise<void>((resolve, reject) => {
+      if (record.cancelReason !== undefined) {
+        reject(record.cancelReason);
+        return;
+      }
+      const wake = (reason: unknown): void => {
+        clock.clearTimeout(handle);
+        reject(reason);
+      };
+      const handle = clock.setTimeout(() => {
+        record.cancelHooks.delete(wake);
+        resolve();
+      }, ms);
+      record.cancelHooks.add(wake);
+    });
   }
 
   /** Runs the registered evaluators over the task's triggers, in list order. */

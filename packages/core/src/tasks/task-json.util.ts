@@ -28,6 +28,13 @@ export function describeValue(value: unknown): string {
   }
 }
 
+/**
+ * The largest JSON form of a payload or result, in UTF-8 bytes. An event must fit the app's
+ * receiver (it refuses bodies over 1 MiB by default), or it would be refused and retried for the
+ * whole retry cap, holding up the events behind it.
+ */
+export const MAX_PAYLOAD_BYTES = 1_000_000;
+
 /** The result of {@link toFrozenJsonObject}. */
 export type JsonCheck = { ok: true; value: JsonObject } | { ok: false; problem: string };
 
@@ -42,6 +49,15 @@ export function toFrozenJsonObject(value: unknown): JsonCheck {
     text = JSON.stringify(value);
   } catch (error) {
     return { ok: false, problem: `got an object that is not JSON-serializable (${errorMessage(error)})` };
+  }
+  const bytes = text.length > MAX_PAYLOAD_BYTES / 3 ? Buffer.byteLength(text) : 0;
+  if (bytes > MAX_PAYLOAD_BYTES) {
+    return {
+      ok: false,
+      problem:
+        `got an object whose JSON is ${bytes} bytes, over the ${MAX_PAYLOAD_BYTES}-byte limit of an event ` +
+        '(the app refuses larger events); send large data by reference, e.g. a file path or URL',
+    };
   }
   const parsed: unknown = JSON.parse(text);
   if (!isJsonObject(parsed))
@@ -71,12 +87,23 @@ function sortKeys(value: unknown): unknown {
   return sorted;
 }
 
-/** The message of an error, or the thrown value as a string. */
+const MAX_MESSAGE_CHARS = 2000;
+
+/**
+ * The message of an error, or the thrown value as a string, cut to 2000 characters. Never throws,
+ * whatever was thrown (a Proxy, an Error whose `message` getter throws, ...).
+ */
 export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
+  let text: string;
   try {
-    return String(error);
+    text = error instanceof Error ? String(error.message || error.name) : String(error);
   } catch {
-    return describeValue(error);
+    try {
+      text = describeValue(error);
+    } catch {
+      text = 'a thrown value that cannot be read';
+    }
   }
+  if (text.length <= MAX_MESSAGE_CHARS) return text;
+  return `${text.slice(0, MAX_MESSAGE_CHARS)}... (${text.length - MAX_MESSAGE_CHARS} more characters)`;
 }

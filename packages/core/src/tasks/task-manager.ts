@@ -79,6 +79,11 @@ export class TaskManager implements TaskHost {
       .then(() => this.run(record, body, ctx))
       .catch((error: unknown) => {
         this.logger.error('task bookkeeping failed', { task_id: id, error: errorMessage(error) });
+        // A hostile outcome (a thrown Proxy, a throwing getter) must not leave the task running.
+        record.bodySettled = true;
+        if (record.finished) return;
+        const why = `the task body of "${tool}" threw a value that cannot be inspected (${errorMessage(error)})`;
+        this.finish(record, 'failed', internalFailure(why));
       });
     this.notify('started', record);
     return record.snapshot();
@@ -112,6 +117,19 @@ export class TaskManager implements TaskHost {
     }
     if (record.cancelWait) await record.cancelWait;
     return record.snapshot();
+  }
+
+  /**
+   * Forgets a finished task at once, before `maxFinishedRetained` would evict it (native MCP tasks
+   * whose TTL expired): get/list no longer report it. Returns false, forgetting nothing, when the
+   * task is unknown, still running, or cancelled with its body still settling.
+   */
+  forget(taskId: string): boolean {
+    const record = this.tasks.get(taskId);
+    if (!record || !record.finished || (record.cancelWait && !record.bodySettled)) return false;
+    this.tasks.delete(taskId);
+    this.finishedQueue.remove(taskId);
+    return true;
   }
 
   /** Observes task changes; returns the function that stops observing. */
@@ -256,7 +274,7 @@ export class TaskManager implements TaskHost {
     record.state = 'cancelled';
     record.updatedAtMs = this.clock.now();
     this.running -= 1;
-    if (!record.controller.signal.aborted) record.controller.abort(reason);
+    record.cancel(reason);
     this.logger.info(`task ${record.id} (${record.tool}) cancelled`, {
       task_id: record.id,
       tool: record.tool,

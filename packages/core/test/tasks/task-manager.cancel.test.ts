@@ -47,6 +47,26 @@ describe('TaskManager.cancel', () => {
     expect(manager.runningCount).toBe(0);
   });
 
+  it('wakes every pending ctx.sleep on cancel and rejects later ones at once', async () => {
+    const { manager, clock } = setup();
+    const outcomes: unknown[] = [];
+    let seen: TaskContext | undefined;
+    const info = manager.start('navigate_to', async (ctx) => {
+      seen = ctx;
+      const sleeps = [ctx.sleep(60_000), ctx.sleep(1000)].map((p) => p.catch((e: unknown) => e));
+      outcomes.push(...(await Promise.all(sleeps)));
+      outcomes.push(await ctx.sleep(1).catch((e: unknown) => e));
+      return {};
+    });
+    await settle();
+    await manager.cancel(info.task_id);
+    await settle();
+    expect(outcomes).toHaveLength(3);
+    for (const outcome of outcomes) expect(outcome).toBe(seen?.signal.reason);
+    expect(outcomes[0]).toBeInstanceOf(TaskCancelledError);
+    expect(clock.pending).toBe(0);
+  });
+
   it('ignores events from the body after cancellation, logging at debug', async () => {
     const { manager, sink, logger } = setup();
     const info = manager.start('navigate_to', async (ctx) => {

@@ -139,5 +139,7 @@ export function bootstrap<T extends object>(
     transport,
     extensions: extensions,
     shutdownTimeoutMs: options.shutdownTimeoutMs ?? 10_000,
+    env,
+    clock,
   });
 }

@@ -3,6 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { type Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  type Clock,
   type EventPoster,
   type FlushReport,
   type Logger,
@@ -40,6 +41,9 @@ export interface AppParts {
   readonly transport: TransportConfig;
   readonly extensions: readonly AppExtension[];
   readonly shutdownTimeoutMs: number;
+  /** The environment bootstrap() read (HTTP listener settings such as RMK_SESSION_IDLE_S). */
+  readonly env: NodeJS.ProcessEnv;
+  readonly clock: Clock;
 }
 
 /** What `listen()` started. */
@@ -66,6 +70,8 @@ export class RobotMcpApp {
   readonly transportConfig: TransportConfig;
   private readonly extensions: readonly AppExtension[];
   private readonly shutdownTimeoutMs: number;
+  private readonly env: NodeJS.ProcessEnv;
+  private readonly clock: Clock;
   private readonly sessions = new Map<McpServer, SessionContext>();
   private listener: HttpListener | undefined;
   private closing: Promise<FlushReport> | undefined;
@@ -82,6 +88,8 @@ export class RobotMcpApp {
     this.transportConfig = parts.transport;
     this.extensions = parts.extensions;
     this.shutdownTimeoutMs = parts.shutdownTimeoutMs;
+    this.env = parts.env;
+    this.clock = parts.clock;
   }
 
   get name(): string {
@@ -147,6 +155,7 @@ export class RobotMcpApp {
       config,
       async (transport) => void (await this.connect(transport)),
       this.logger,
+      { env: this.env, clock: this.clock },
     );
     return { kind: config.kind, url: this.listener.url, port: this.listener.port };
   }

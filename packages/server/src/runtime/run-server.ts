@@ -1,4 +1,5 @@
-import { RobotMcpKitError } from '@robot-mcp-kit/core';
+import { ConfigError, RobotMcpKitError } from '@robot-mcp-kit/core';
+import { parseToolPatterns } from '../features/safety/tool-patterns.js';
 import { bootstrap, type BootstrapOptions, type CapabilityServerClass } from './bootstrap.js';
 import { type ListenInfo, type RobotMcpApp } from './robot-mcp-app.js';
 
@@ -6,13 +7,57 @@ import { type ListenInfo, type RobotMcpApp } from './robot-mcp-app.js';
 export interface RunServerOptions<T extends object> extends BootstrapOptions<T> {
   /** Called instead of `process.exit` (tests). */
   exit?: (code: number) => void;
+  /** Command-line arguments to read flags from (default `process.argv.slice(2)`). */
+  argv?: readonly string[];
+}
+
+/** What the command line of a server said. */
+export interface ServerArgs {
+  /** `--read-only`: offer only the tools that do not act. */
+  readOnly?: boolean;
+  /** `--allow-tools <patterns>` (or `--allow-tools=<patterns>`), comma-separated globs. */
+  allowTools?: string[];
+  /** Arguments that are not flags of the kit (left for the server's own use). */
+  rest: string[];
+}
+
+/**
+ * Parses the kit's command-line flags: `--read-only` and `--allow-tools <patterns>` (repeatable;
+ * `--allow-tools=<patterns>` works too). A flag overrides its variable (`RMK_READ_ONLY`,
+ * `RMK_ALLOW_TOOLS`). Other arguments are returned in `rest`.
+ * @throws ConfigError naming the flag when its value is missing or not valid
+ */
+export function parseServerArgs(argv: readonly string[]): ServerArgs {
+  const parsed: ServerArgs = { rest: [] };
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i] ?? '';
+    if (arg === '--read-only') {
+      parsed.readOnly = true;
+    } else if (arg === '--allow-tools' || arg.startsWith('--allow-tools=')) {
+      const inline = arg.startsWith('--allow-tools=');
+      const value = inline ? arg.slice('--allow-tools='.length) : argv[i + 1];
+      if (!inline) i += 1;
+      if (value === undefined || value.trim() === '' || value.startsWith('--')) {
+        throw new ConfigError(
+          '--allow-tools',
+          'needs a comma-separated list of tool names or globs, e.g. --allow-tools "get_*,navigate_to"',
+        );
+      }
+      const patterns = parseToolPatterns('--allow-tools', value).map((p) => p.source);
+      parsed.allowTools = [...(parsed.allowTools ?? []), ...patterns];
+    } else {
+      parsed.rest.push(arg);
+    }
+  }
+  return parsed;
 }
 
 /**
  * The `main.ts` one-liner: bootstraps the class, listens on the configured transport and installs
  * the shutdown sequence on SIGINT, SIGTERM and (under stdio) stdin closing — stop intake, cancel
- * running tasks, flush events until the deadline, close the transport, exit 0. A configuration or
- * decoration error is printed to stderr with its fix, and the process exits 1.
+ * running tasks, flush events until the deadline, close the transport, exit 0. Reads the flags
+ * `--read-only` and `--allow-tools <patterns>` from the command line. A configuration or decoration
+ * error is printed to stderr with its fix, and the process exits 1.
  */
 export async function runServer<T extends object>(
   ServerClass: CapabilityServerClass<T>,
@@ -22,7 +67,12 @@ export async function runServer<T extends object>(
   let app: RobotMcpApp;
   let info: ListenInfo;
   try {
-    app = bootstrap(ServerClass, options);
+    const flags = parseServerArgs(options.argv ?? process.argv.slice(2));
+    app = bootstrap(ServerClass, {
+      ...options,
+      ...(flags.readOnly ? { readOnly: true } : {}),
+      ...(flags.allowTools ? { allowTools: flags.allowTools } : {}),
+    });
     info = await app.listen();
   } catch (err) {
     const message =

@@ -3,6 +3,7 @@ import { type ValidationError, validate } from 'class-validator';
 import { isJsonObject } from '@robot-mcp-kit/core';
 import { ToolArgumentsError } from '../errors/server.error.js';
 import { type DtoClass } from '../metadata/decorator-args.types.js';
+import { fastValidate } from './fast-dto.validator.js';
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const MAX_DEPTH = 32;
@@ -30,6 +31,8 @@ export async function validateArguments(
       );
     return {};
   }
+  const fast = fastValidate(dto, input);
+  if (fast) return fast;
   const instance = plainToInstance(dto, input) as object;
   const errors = await validate(instance, {
     whitelist: true,

@@ -3,6 +3,7 @@ import {
   RobotMcpKitError,
   TaskError,
   type TaskContext,
+  type TaskInfo,
   type TaskManager,
   type JsonObject,
 } from '@robot-mcp-kit/core';
@@ -65,29 +66,48 @@ function longRunningTool(definition: LongRunningToolDefinition, deps: DecoratedT
   const method = methodOf(deps.instance, definition.methodName);
   const logger = deps.logger.child({ tool: definition.name });
   const schema = withTriggers(deps.schemas.build(definition.dto), deps.triggerTypes);
+  const start = async (raw: unknown, call: ToolCall): Promise<TaskInfo> => {
+    const { triggers, rest } = splitTriggers(raw);
+    const args = await validateArguments(definition.name, definition.dto, rest);
+    const estimate = definition.estDurationS;
+    const estDurationS =
+      typeof estimate === 'function' ? (estimate as (a: object) => number | undefined)(args) : estimate;
+    const hook = call.onTaskBodyStart;
+    return deps.starter.start({
+      definition,
+      call,
+      triggers,
+      estDurationS,
+      body: (ctx: TaskContext) => {
+        if (hook) runHook(hook, ctx, logger);
+        return method.call(deps.instance, args, ctx) as Promise<JsonObject>;
+      },
+    });
+  };
   return {
     ...listing(definition, schema),
     longRunning: true,
+    start,
     async call(raw: unknown, call: ToolCall): Promise<CallToolResult> {
       try {
-        const { triggers, rest } = splitTriggers(raw);
-        const args = await validateArguments(definition.name, definition.dto, rest);
-        const estimate = definition.estDurationS;
-        const estDurationS =
-          typeof estimate === 'function' ? (estimate as (a: object) => number | undefined)(args) : estimate;
-        const info = await deps.starter.start({
-          definition,
-          call,
-          triggers,
-          estDurationS,
-          body: (ctx: TaskContext) => method.call(deps.instance, args, ctx) as Promise<JsonObject>,
-        });
-        return taskInfoResult(info);
+        return taskInfoResult(await start(raw, call));
       } catch (err) {
         return errorResult(definition.name, err, logger);
       }
     },
   };
+}
+
+/** Runs a body-start hook; a failing hook is logged and never fails the task. */
+function runHook(hook: (ctx: TaskContext) => void, ctx: TaskContext, logger: Logger): void {
+  try {
+    hook(ctx);
+  } catch (err) {
+    logger.error('task body-start hook failed', {
+      task_id: ctx.taskId,
+      error: err instanceof Error ? err.message : String(err),
+    });
+  }
 }
 
 function listing(definition: ToolDefinition, inputSchema: JsonSchema) {

@@ -1,10 +1,14 @@
 import { type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   type CallToolResult,
+  type CreateTaskResult,
   type ServerNotification,
   type ServerRequest,
+  type TaskMetadata,
   type ToolAnnotations,
+  type ToolExecution,
 } from '@modelcontextprotocol/sdk/types.js';
+import { type TaskContext, type TaskInfo } from '@robot-mcp-kit/core';
 import { type JsonSchema } from '../schema/dto-schema.js';
 
 /** The MCP session a call arrives on. */
@@ -17,6 +21,12 @@ export interface SessionContext {
 export interface ToolCall {
   readonly session: SessionContext;
   readonly extra: RequestHandlerExtra<ServerRequest, ServerNotification>;
+  /**
+   * Long-running tools call this first thing in the task body, before the tool's method runs (so an
+   * observer set up here sees every progress report of the task). Never called when the task is
+   * cancelled before its body starts.
+   */
+  readonly onTaskBodyStart?: (ctx: TaskContext) => void;
 }
 
 /** A tool as offered to clients: its listing plus a handler that never throws. */
@@ -30,5 +40,18 @@ export interface RegisteredTool {
   readonly origin: 'decorated' | 'kit';
   readonly longRunning: boolean;
   readonly actuates: boolean;
+  /** Listed as the tool's `execution` in tools/list (e.g. `{ taskSupport: 'optional' }`). */
+  readonly execution?: ToolExecution;
   call(args: unknown, call: ToolCall): Promise<CallToolResult>;
+  /**
+   * Long-running tools: validates the arguments and starts the task, resolving with its TaskInfo.
+   * Rejects with what `call` would report as a tool error (ToolArgumentsError, TriggerValidationError,
+   * ConcurrencyLimitError, ...).
+   */
+  start?(args: unknown, call: ToolCall): Promise<TaskInfo>;
+  /**
+   * Answers a task-augmented tools/call (`params.task` present, MCP tasks): starts the work and
+   * returns the CreateTaskResult. Tools without it refuse task-augmented calls (-32601).
+   */
+  callAsTask?(args: unknown, call: ToolCall, task: TaskMetadata): Promise<CreateTaskResult>;
 }

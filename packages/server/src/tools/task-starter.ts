@@ -29,6 +29,9 @@ export class ShuttingDownError extends RobotMcpKitError {
   }
 }
 
+/** Called right after a task started, before its first event can be emitted. */
+export type TaskStartedListener = (info: TaskInfo, sessionId: string) => void;
+
 /**
  * Starts tasks for long-running tools: applies the per-tool concurrency limit (refuse or preempt),
  * records which session started which task, and refuses new work during shutdown.
@@ -36,6 +39,7 @@ export class ShuttingDownError extends RobotMcpKitError {
 export class TaskStarter {
   private closing = false;
   private readonly sessionOf = new Map<string, string>();
+  private readonly startedListeners = new Set<TaskStartedListener>();
 
   constructor(private readonly taskManager: TaskManager) {
     taskManager.onChange((change) => {
@@ -64,8 +68,31 @@ export class TaskStarter {
       triggers: request.triggers as unknown[] | null | undefined,
       estDurationS: request.estDurationS ?? null,
     });
-    this.sessionOf.set(info.task_id, request.call.session.id);
+    const sessionId = request.call.session.id;
+    this.sessionOf.set(info.task_id, sessionId);
+    for (const listener of this.startedListeners) {
+      try {
+        listener(info, sessionId);
+      } catch (err) {
+        this.taskManager.logger.error('a task-started listener threw', {
+          task_id: info.task_id,
+          error: err instanceof Error ? err.message : String(err),
+        });
+      }
+    }
     return info;
+  }
+
+  /**
+   * Observes task starts. The listener runs synchronously after the TaskManager created the task
+   * and before the task body runs, so state captured there (an event feed cursor) precedes every
+   * event of the task. Returns the function that stops observing.
+   */
+  onStarted(listener: TaskStartedListener): () => void {
+    this.startedListeners.add(listener);
+    return () => {
+      this.startedListeners.delete(listener);
+    };
   }
 
   /** Running task ids started by `sessionId`. */

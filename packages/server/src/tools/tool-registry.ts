@@ -10,7 +10,8 @@ import { type RegisteredTool, type SessionContext } from './registered-tool.js';
 
 /**
  * The tools one server offers. It answers tools/list and tools/call on each session's SDK server
- * (the SDK's McpServer only takes zod schemas; ours come from class-validator DTOs).
+ * (the SDK's McpServer only takes zod schemas; ours come from class-validator DTOs). A
+ * task-augmented tools/call (`params.task`, MCP tasks) goes to the tool's `callAsTask`.
  */
 export class ToolRegistry {
   private readonly byName = new Map<string, RegisteredTool>();
@@ -24,6 +25,7 @@ export class ToolRegistry {
       description: tool.description,
       inputSchema: tool.inputSchema as Tool['inputSchema'],
       annotations: tool.annotations,
+      ...(tool.execution ? { execution: tool.execution } : {}),
     }));
   }
 
@@ -49,10 +51,24 @@ export class ToolRegistry {
       if (!tool) {
         throw new McpError(
           ErrorCode.InvalidParams,
-          `Tool ${request.params.name} not found; available: ${[...this.byName.keys()].join(', ')}`,
+          `Tool ${shortName(request.params.name)} not found; available: ${[...this.byName.keys()].join(', ')}`,
         );
       }
-      return tool.call(request.params.arguments, { session, extra });
+      const { task } = request.params;
+      if (task === undefined) return tool.call(request.params.arguments, { session, extra });
+      if (!tool.callAsTask) {
+        throw new McpError(
+          ErrorCode.MethodNotFound,
+          `Tool ${tool.name} cannot run as a task (its execution.taskSupport is "forbidden"); ` +
+            'call it without the "task" field',
+        );
+      }
+      return tool.callAsTask(request.params.arguments, { session, extra }, task);
     });
   }
+}
+
+/** A requested tool name for an error message, cut to 100 characters (hostile input stays out). */
+function shortName(name: string): string {
+  return name.length > 100 ? `${name.slice(0, 100)}... (${name.length} characters)` : name;
 }

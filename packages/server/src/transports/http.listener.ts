@@ -10,7 +10,7 @@ import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { type Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { type Logger } from '@robot-mcp-kit/core';
+import { ConfigError, type Clock, type Logger, systemClock, type TimerHandle } from '@robot-mcp-kit/core';
 import { type TransportConfig } from '../runtime/server-config.js';
 
 /** Opens one MCP session on a connected transport (the app creates a fresh SDK server for it). */
@@ -27,6 +27,86 @@ export interface HttpListener {
 
 const MAX_BODY = 4 * 1024 * 1024;
 
+/** Options of {@link listenHttp}. */
+export interface HttpListenerOptions {
+  /**
+   * Close a streamable-HTTP session after this long with no open HTTP request (no call in flight,
+   * no GET stream), in ms; its tasks are then cancelled like on DELETE. Default from
+   * `RMK_SESSION_IDLE_S` (seconds; unset or 0 = never).
+   */
+  sessionIdleMs?: number;
+  /** Environment for the defaults (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
+  clock?: Clock;
+}
+
+/**
+ * Reads `RMK_SESSION_IDLE_S`: seconds (decimals allowed) a streamable-HTTP session may stay without
+ * an open request before it is closed; unset, empty or 0 means never.
+ * @throws ConfigError naming the variable
+ */
+export function sessionIdleMsFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const raw = env.RMK_SESSION_IDLE_S?.trim();
+  if (!raw) return undefined;
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds < 0) {
+    throw new ConfigError(
+      'RMK_SESSION_IDLE_S',
+      `"${raw}" is not valid; use a number of seconds > 0, or 0 for never`,
+    );
+  }
+  return seconds === 0 ? undefined : Math.round(seconds * 1000);
+}
+
+/**
+ * Tracks the open HTTP requests of each session and closes a session that had none for `idleMs`.
+ */
+class IdleSessions {
+  private readonly state = new Map<string, { open: number; timer: TimerHandle | undefined }>();
+
+  constructor(
+    private readonly idleMs: number | undefined,
+    private readonly clock: Clock,
+    private readonly expire: (sessionId: string) => void,
+  ) {}
+
+  /** A request of `sessionId` is open until `res` closes. */
+  begin(sessionId: string, res: ServerResponse): void {
+    if (this.idleMs === undefined) return;
+    let entry = this.state.get(sessionId);
+    if (!entry) {
+      entry = { open: 0, timer: undefined };
+      this.state.set(sessionId, entry);
+    }
+    const tracked = entry;
+    tracked.open += 1;
+    this.clear(tracked);
+    res.once('close', () => {
+      tracked.open -= 1;
+      if (tracked.open > 0 || this.state.get(sessionId) !== tracked) return;
+      tracked.timer = this.clock.setTimeout(() => {
+        tracked.timer = undefined;
+        if (tracked.open === 0 && this.state.get(sessionId) === tracked) this.expire(sessionId);
+      }, this.idleMs ?? 0);
+    });
+  }
+
+  forget(sessionId: string): void {
+    const entry = this.state.get(sessionId);
+    if (entry) this.clear(entry);
+    this.state.delete(sessionId);
+  }
+
+  close(): void {
+    for (const id of [...this.state.keys()]) this.forget(id);
+  }
+
+  private clear(entry: { timer: TimerHandle | undefined }): void {
+    if (entry.timer !== undefined) this.clock.clearTimeout(entry.timer);
+    entry.timer = undefined;
+  }
+}
+
 /**
  * Serves MCP over HTTP on `config.host:config.port`: streamable HTTP at `/mcp` (sessions, GET
  * stream, DELETE) or SSE at GET `/sse` + POST `/messages`, as the official SDK transports define them.
@@ -35,10 +115,23 @@ export async function listenHttp(
   config: TransportConfig,
   open: SessionOpener,
   logger: Logger,
+  options: HttpListenerOptions = {},
 ): Promise<HttpListener> {
   const sessions = new Map<string, StreamableHTTPServerTransport | SSEServerTransport>();
+  const configuredIdle = options.sessionIdleMs ?? sessionIdleMsFromEnv(options.env ?? process.env);
+  const idleMs = configuredIdle !== undefined && configuredIdle > 0 ? configuredIdle : undefined;
+  const idle = new IdleSessions(idleMs, options.clock ?? systemClock, (id) => {
+    const transport = sessions.get(id);
+    if (!transport) return;
+    logger.info('session idle; closing it', { session: id, idle_ms: idleMs });
+    transport.close().catch((err: unknown) => {
+      logger.warn('closing an idle session failed', { session: id, error: String(err) });
+    });
+  });
   const handler =
-    config.kind === 'sse' ? sseHandler(sessions, open, logger) : streamableHandler(sessions, open, logger);
+    config.kind === 'sse'
+      ? sseHandler(sessions, open, logger)
+      : streamableHandler(sessions, open, logger, idle);
   const server: HttpServer = createServer((req, res) => {
     handler(req, res).catch((err: unknown) => {
       logger.error('HTTP transport error', { error: (err as Error).message });
@@ -62,6 +155,7 @@ export async function listenHttp(
       return sessions.size;
     },
     async close() {
+      idle.close();
       await Promise.allSettled([...sessions.values()].map((t) => t.close()));
       sessions.clear();
       server.closeAllConnections();
@@ -72,7 +166,12 @@ export async function listenHttp(
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-function streamableHandler(sessions: Map<string, unknown>, open: SessionOpener, logger: Logger): Handler {
+function streamableHandler(
+  sessions: Map<string, unknown>,
+  open: SessionOpener,
+  logger: Logger,
+  idle: IdleSessions,
+): Handler {
   return async (req, res) => {
     if (pathOf(req) !== '/mcp')
       return sendJson(res, 404, { error: 'not_found', hint: 'the MCP endpoint is /mcp' });
@@ -80,7 +179,10 @@ function streamableHandler(sessions: Map<string, unknown>, open: SessionOpener, 
     const existing = sessionId
       ? (sessions.get(sessionId) as StreamableHTTPServerTransport | undefined)
       : undefined;
-    if (existing) return existing.handleRequest(req, res);
+    if (existing && sessionId) {
+      idle.begin(sessionId, res);
+      return existing.handleRequest(req, res);
+    }
     if (sessionId)
       return sendJson(res, 404, rpcError(-32001, `Session ${sessionId} not found; initialize a new session`));
     if (req.method !== 'POST')
@@ -94,11 +196,14 @@ function streamableHandler(sessions: Map<string, unknown>, open: SessionOpener, 
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         sessions.set(id, transport);
+        idle.begin(id, res);
         logger.debug('session opened', { session: id });
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      if (!transport.sessionId) return;
+      sessions.delete(transport.sessionId);
+      idle.forget(transport.sessionId);
     };
     await open(transport);
     await transport.handleRequest(req, res, body);

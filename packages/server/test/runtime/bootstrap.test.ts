@@ -29,7 +29,17 @@ describe('tools/list', () => {
     h = await connect(RoverServer);
     const { tools } = await h.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['cancel_task', 'drive', 'echo', 'explode', 'get_task', 'list_tasks', 'ping'].sort(),
+      [
+        'cancel_task',
+        'drive',
+        'echo',
+        'explode',
+        'get_events',
+        'get_task',
+        'list_tasks',
+        'ping',
+        'wait_for_event',
+      ].sort(),
     );
     const drive = tools.find((t) => t.name === 'drive')!;
     expect(drive.description).toBe('Drive forward');

@@ -1,0 +1,122 @@
+import { type TaskManager } from '@robot-mcp-kit/core';
+import { type Feature, type FeatureContext } from '../../runtime/feature.types.js';
+import { type AppExtension } from '../../runtime/robot-mcp-app.js';
+import { checkBoolean, featureOptions, parseFlag, parseInteger } from '../feature-config.js';
+import { EventFeed } from './event-feed.js';
+import { createEventFeedTools } from './event-feed.tools.js';
+
+/** Entries the feed keeps when neither `eventBuffer` nor `RMK_EVENT_BUFFER` says otherwise. */
+export const DEFAULT_EVENT_BUFFER = 500;
+
+/** Resolved event feed settings. */
+export interface EventFeedConfig {
+  readonly enabled: boolean;
+  readonly capacity: number;
+}
+
+/**
+ * Reads `eventFeed` / `RMK_EVENT_FEED` (default on) and `eventBuffer` / `RMK_EVENT_BUFFER`
+ * (default 500, from 1 to 100000). Options win.
+ * @throws ConfigError naming the option or variable
+ */
+export function resolveEventFeedConfig(ctx: Pick<FeatureContext, 'env' | 'options'>): EventFeedConfig {
+  const options = featureOptions(ctx as FeatureContext);
+  const enabled =
+    checkBoolean('eventFeed', options.eventFeed) ??
+    parseFlag('RMK_EVENT_FEED', ctx.env.RMK_EVENT_FEED) ??
+    true;
+  const capacity = parseInteger(
+    {
+      option: 'eventBuffer',
+      value: options.eventBuffer,
+      variable: 'RMK_EVENT_BUFFER',
+      raw: ctx.env.RMK_EVENT_BUFFER,
+    },
+    { min: 1, max: 100_000, fallback: DEFAULT_EVENT_BUFFER, unit: 'entries' },
+  );
+  return { enabled, capacity };
+}
+
+/** The feed of one app and the per-session cursors recorded at task start. */
+class FeedState {
+  readonly startCursors = new Map<string, number>();
+  private readonly stops: (() => void)[] = [];
+
+  constructor(
+    readonly feed: EventFeed,
+    ctx: FeatureContext,
+  ) {
+    this.stops.push(
+      ctx.poster.subscribe((event) => feed.appendEvent(event)),
+      ctx.taskManager.onChange((change) => {
+        if (change.kind === 'finished' && change.task.state === 'cancelled') {
+          feed.appendCancelled(change.task.task_id, change.task.tool, change.task.updated_at.getTime());
+        }
+      }),
+      ctx.starter.onStarted((_info, sessionId) => this.startCursors.set(sessionId, feed.newest)),
+    );
+  }
+
+  takeStartCursor(sessionId: string): number | undefined {
+    const cursor = this.startCursors.get(sessionId);
+    this.startCursors.delete(sessionId);
+    return cursor;
+  }
+
+  close(): void {
+    for (const stop of this.stops.splice(0)) stop();
+    this.feed.close();
+  }
+}
+
+const states = new WeakMap<TaskManager, FeedState>();
+
+/** The event feed of an app bootstrapped with the event feed feature, if it is on. */
+export function eventFeedOf(app: { readonly taskManager: TaskManager }): EventFeed | undefined {
+  return states.get(app.taskManager)?.feed;
+}
+
+function stateFor(ctx: FeatureContext): FeedState | undefined {
+  const existing = states.get(ctx.taskManager);
+  if (existing) return existing;
+  const config = resolveEventFeedConfig(ctx);
+  if (!config.enabled) return undefined;
+  const state = new FeedState(new EventFeed(config.capacity, ctx.clock), ctx);
+  states.set(ctx.taskManager, state);
+  return state;
+}
+
+/**
+ * The event feed for agents without a callback URL: every event the poster accepts (and every
+ * cancellation) goes into a bounded ring (`RMK_EVENT_BUFFER`, default 500) read with `get_events`
+ * and `wait_for_event`. A wait without `since` starts at the cursor recorded when this session last
+ * started a task, so an event fired between the start and the wait is not missed.
+ */
+export const eventFeedFeature: Feature = {
+  name: 'event-feed',
+  tools(ctx) {
+    const state = stateFor(ctx);
+    if (!state) return [];
+    return createEventFeedTools({
+      feed: state.feed,
+      taskManager: ctx.taskManager,
+      schemas: ctx.schemas,
+      clock: ctx.clock,
+      triggerTypes: ctx.triggers.list().map((t) => t.type),
+      takeStartCursor: (sessionId) => state.takeStartCursor(sessionId),
+    });
+  },
+  extension(ctx): AppExtension | undefined {
+    const state = stateFor(ctx);
+    if (!state) return undefined;
+    return {
+      name: 'event-feed',
+      sessionClosed(session) {
+        state.startCursors.delete(session.id);
+      },
+      close() {
+        state.close();
+      },
+    };
+  },
+};

@@ -1,0 +1,238 @@
+import { IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, Min } from 'class-validator';
+import { JSONSchema } from 'class-validator-jsonschema';
+import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type Clock,
+  EVENT_TYPES,
+  isTerminalState,
+  RobotMcpKitError,
+  type TaskManager,
+  type TimerHandle,
+} from '@robot-mcp-kit/core';
+import { ToolArgumentsError } from '../../errors/server.error.js';
+import { type DtoClass } from '../../metadata/decorator-args.types.js';
+import { validateArguments } from '../../schema/argument.validator.js';
+import { type DtoSchemaBuilder } from '../../schema/dto-schema.js';
+import { type RegisteredTool, type ToolCall } from '../../tools/registered-tool.js';
+import { jsonTextResult, toolErrorResult } from '../../tools/tool-results.js';
+import { type EventFeed } from './event-feed.js';
+
+/** The longest `wait_for_event` in seconds; wait again with `since` to wait longer. */
+export const MAX_WAIT_S = 300;
+/** `timeout_s` when omitted. */
+export const DEFAULT_WAIT_S = 30;
+/** `limit` of get_events when omitted, and its maximum. */
+export const DEFAULT_EVENTS_LIMIT = 100;
+export const MAX_EVENTS_LIMIT = 500;
+/** Interval of the progress notifications a wait sends when the request asked for progress. */
+const HEARTBEAT_MS = 10_000;
+
+export class GetEventsArgs {
+  @JSONSchema({
+    description:
+      'A cursor from an earlier get_events or wait_for_event: only entries after it are returned. ' +
+      'Omit to read from the oldest entry the feed holds.',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  since?: number | null;
+
+  @JSONSchema({ description: `At most this many entries (default ${DEFAULT_EVENTS_LIMIT})` })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_EVENTS_LIMIT)
+  limit?: number | null;
+}
+
+export class WaitForEventArgs {
+  @JSONSchema({
+    description:
+      `What to wait for: an event type (${EVENT_TYPES.join(', ')}), "cancelled", or a trigger type such as ` +
+      '"zone_entered" or "eta_below" (matches trigger_fired events of that trigger). Any entry when omitted.',
+  })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  type?: string | null;
+
+  @JSONSchema({
+    description:
+      'Only entries of this task. The wait also ends when the task ends (done, failed or cancelled).',
+  })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  task_id?: string | null;
+
+  @JSONSchema({
+    description: `How long to wait, in seconds (default ${DEFAULT_WAIT_S}, at most ${MAX_WAIT_S})`,
+  })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(MAX_WAIT_S, {
+    message: `timeout_s must be at most ${MAX_WAIT_S} seconds; to wait longer, call again with since set to the returned cursor`,
+  })
+  timeout_s?: number | null;
+
+  @JSONSchema({
+    description:
+      "Consider only entries after this cursor. Omit to start at the cursor of this session's last call " +
+      'that started a task (so events fired since then are not missed), or else at the newest entry.',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  since?: number | null;
+}
+
+/** What the feed tools need. */
+export interface FeedToolsDeps {
+  readonly feed: EventFeed;
+  readonly taskManager: TaskManager;
+  readonly schemas: DtoSchemaBuilder;
+  readonly clock: Clock;
+  /** Trigger types `type` may name. */
+  readonly triggerTypes: readonly string[];
+  /** The cursor recorded when this session last started a task, consumed by the first wait after it. */
+  takeStartCursor(sessionId: string): number | undefined;
+}
+
+const SUFFIX =
+  'Use it to follow long-running tasks when no callback URL receives pushed events. Entries: ' +
+  '{"cursor", "kind": "event", "event": TaskEvent}, {"cursor", "kind": "cancelled", "task_id", "tool", "ts"}, and ' +
+  '{"cursor", "kind": "lost", "count"} for entries overwritten before they were read.';
+
+/** `get_events` and `wait_for_event`: the event feed for agents without a callback URL. */
+export function createEventFeedTools(deps: FeedToolsDeps): RegisteredTool[] {
+  const tool = (
+    name: string,
+    description: string,
+    title: string,
+    dto: DtoClass,
+    run: (args: Record<string, unknown>, call: ToolCall) => Promise<unknown>,
+  ): RegisteredTool => ({
+    name,
+    description: `${description} ${SUFFIX}`,
+    title,
+    annotations: { title, readOnlyHint: true, openWorldHint: false },
+    inputSchema: deps.schemas.build(dto),
+    origin: 'kit',
+    longRunning: false,
+    actuates: false,
+    async call(raw: unknown, call: ToolCall): Promise<CallToolResult> {
+      try {
+        const args = (await validateArguments(name, dto, raw)) as Record<string, unknown>;
+        return jsonTextResult(await run(args, call));
+      } catch (err) {
+        return toolErrorResult(err instanceof RobotMcpKitError ? err.message : String(err));
+      }
+    },
+  });
+
+  const knownTypes = new Set<string>([...EVENT_TYPES, 'cancelled', ...deps.triggerTypes]);
+
+  return [
+    tool(
+      'get_events',
+      'Returns {"entries": [...], "cursor": N, "more": bool}: the event feed entries after the cursor `since`, ' +
+        'oldest first. Pass the returned cursor as since next time to read every entry in turn.',
+      'Read the event feed',
+      GetEventsArgs,
+      async (args) => {
+        const limit = (args.limit as number | null | undefined) ?? DEFAULT_EVENTS_LIMIT;
+        return deps.feed.read((args.since as number | null | undefined) ?? undefined, limit);
+      },
+    ),
+    tool(
+      'wait_for_event',
+      'Waits until a matching entry arrives and returns {"timeout": false, "entry": {...}, "cursor": N}; on timeout ' +
+        'returns {"timeout": true, "cursor": <where the wait started>}; when the task of task_id had already ended ' +
+        'returns {"timeout": false, "task_ended": TaskInfo, "cursor": N}.',
+      'Wait for an event',
+      WaitForEventArgs,
+      async (args, call) => {
+        const type = (args.type as string | null | undefined) ?? undefined;
+        const taskId = (args.task_id as string | null | undefined) ?? undefined;
+        if (type !== undefined && !knownTypes.has(type)) {
+          throw new ToolArgumentsError('wait_for_event', [
+            `type: "${type}" is not an event or trigger type; use one of ${[...knownTypes].join(', ')}`,
+          ]);
+        }
+        if (taskId !== undefined && !deps.taskManager.get(taskId)) {
+          throw new ToolArgumentsError('wait_for_event', [
+            `task_id: no task "${taskId}" on this server; list_tasks shows the known tasks`,
+          ]);
+        }
+        const since = (args.since as number | null | undefined) ?? undefined;
+        const start = since ?? deps.takeStartCursor(call.session.id) ?? deps.feed.newest;
+        const timeoutS = (args.timeout_s as number | null | undefined) ?? DEFAULT_WAIT_S;
+        const stopHeartbeat = heartbeat(call, deps.clock, timeoutS);
+        try {
+          const outcome = await deps.feed.wait({
+            start,
+            filter: { type, taskId },
+            timeoutMs: Math.round(timeoutS * 1000),
+            signal: call.extra.signal,
+            alreadyEnded: () => {
+              const state = taskId === undefined ? undefined : deps.taskManager.get(taskId)?.state;
+              return state !== undefined && isTerminalState(state);
+            },
+          });
+          switch (outcome.kind) {
+            case 'entry':
+              return { timeout: false, entry: outcome.entry, cursor: outcome.entry.cursor };
+            case 'timeout':
+              return { timeout: true, cursor: start };
+            case 'ended':
+              return {
+                timeout: false,
+                task_ended: deps.taskManager.get(taskId ?? '')?.toJSON(),
+                cursor: start,
+              };
+            default:
+              throw new WaitEndedError(outcome.kind);
+          }
+        } finally {
+          stopHeartbeat();
+        }
+      },
+    ),
+  ];
+}
+
+/** The wait ended without an answer: the request was cancelled, the session closed or the server stops. */
+export class WaitEndedError extends RobotMcpKitError {
+  constructor(reason: 'aborted' | 'closed') {
+    super(
+      'WAIT_ENDED',
+      reason === 'aborted'
+        ? 'wait_for_event was cancelled (the request was cancelled or the session closed)'
+        : 'wait_for_event ended because the server is shutting down',
+    );
+  }
+}
+
+/** Sends a progress notification every 10 s while waiting, when the caller asked for progress. */
+function heartbeat(call: ToolCall, clock: Clock, timeoutS: number): () => void {
+  const token = call.extra._meta?.progressToken;
+  if (token === undefined) return () => undefined;
+  const started = clock.now();
+  let timer: TimerHandle | undefined;
+  const tick = (): void => {
+    const waitedS = Math.round((clock.now() - started) / 1000);
+    call.extra
+      .sendNotification({
+        method: 'notifications/progress',
+        params: { progressToken: token, progress: waitedS, total: timeoutS, message: 'waiting for an event' },
+      })
+      .catch(() => undefined);
+    timer = clock.setTimeout(tick, HEARTBEAT_MS);
+  };
+  timer = clock.setTimeout(tick, HEARTBEAT_MS);
+  return () => {
+    if (timer !== undefined) clock.clearTimeout(timer);
+  };
+}

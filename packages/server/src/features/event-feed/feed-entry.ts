@@ -1,0 +1,74 @@
+import { type TaskEventJson } from '@robot-mcp-kit/core';
+
+/** An event the poster accepted, as the wire JSON (spec §3.1). */
+export interface EventEntry {
+  /** Pass as `since` to read the entries after this one. */
+  readonly cursor: number;
+  readonly kind: 'event';
+  readonly event: TaskEventJson;
+}
+
+/** A task was cancelled (cancellation sends no event, so the feed records it itself). */
+export interface CancelledEntry {
+  readonly cursor: number;
+  readonly kind: 'cancelled';
+  readonly task_id: string;
+  readonly tool: string;
+  readonly ts: string;
+}
+
+/** Entries overwritten before they were read: `count` entries up to and including `cursor`. */
+export interface LostEntry {
+  readonly cursor: number;
+  readonly kind: 'lost';
+  readonly count: number;
+}
+
+/** What the ring holds. */
+export type FeedEntry = EventEntry | CancelledEntry;
+
+/** What a read returns. */
+export type FeedItem = FeedEntry | LostEntry;
+
+/** What a wait looks for; every field is optional. */
+export interface FeedFilter {
+  /**
+   * An event type (`progress`, `trigger_fired`, `task_done`, `task_failed`, `watch_event`),
+   * `cancelled`, or a trigger type (`zone_entered`) matching `trigger_fired` events of that trigger.
+   */
+  readonly type?: string;
+  readonly taskId?: string;
+}
+
+export function taskIdOf(entry: FeedEntry): string {
+  return entry.kind === 'event' ? entry.event.task_id : entry.task_id;
+}
+
+/** The last entry of a task: task_done, task_failed or cancelled. */
+export function isTerminal(entry: FeedEntry): boolean {
+  return entry.kind === 'cancelled' || entry.event.type === 'task_done' || entry.event.type === 'task_failed';
+}
+
+function triggerTypeOf(event: TaskEventJson): unknown {
+  const trigger = event.payload.trigger;
+  return trigger !== null && typeof trigger === 'object' && !Array.isArray(trigger)
+    ? (trigger as Record<string, unknown>).type
+    : undefined;
+}
+
+/**
+ * Whether `entry` satisfies `filter`. With a task id, the task's terminal entry always matches: a
+ * wait for an event of a task ends when the task ends, since nothing more can come.
+ */
+export function matchesFilter(entry: FeedEntry, filter: FeedFilter): boolean {
+  if (filter.taskId !== undefined) {
+    if (taskIdOf(entry) !== filter.taskId) return false;
+    if (isTerminal(entry)) return true;
+  }
+  if (filter.type === undefined) return true;
+  if (entry.kind === 'cancelled') return filter.type === 'cancelled';
+  const { event } = entry;
+  return (
+    event.type === filter.type || (event.type === 'trigger_fired' && triggerTypeOf(event) === filter.type)
+  );
+}

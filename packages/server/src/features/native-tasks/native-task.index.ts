@@ -1,0 +1,176 @@
+import { type Clock, type TaskInfo, type TimerHandle } from '@robot-mcp-kit/core';
+import { type SessionContext } from '../../tools/registered-tool.js';
+import { InvalidTaskCursorError, TaskWaitAbortedError } from './native-task.errors.js';
+import { type TaskRetention } from './task-status.mapper.js';
+
+/** One task created over the protocol (a task-augmented tools/call). */
+export interface NativeTaskEntry extends TaskRetention {
+  readonly taskId: string;
+  /** The session that created it; tasks/* of other sessions cannot see it. */
+  readonly session: SessionContext;
+  /** Creation order, for cursors. */
+  readonly seq: number;
+  /** The terminal snapshot, once the task finished (kept even if the TaskManager evicts it). */
+  final?: TaskInfo;
+  /** Due when the TTL after the end has elapsed. */
+  expiry?: TimerHandle;
+  /** tasks/result requests waiting for the end. */
+  readonly waiters: Set<() => void>;
+}
+
+/** A page of one session's tasks. */
+export interface NativeTaskPage {
+  readonly entries: readonly NativeTaskEntry[];
+  readonly nextCursor?: string;
+}
+
+const CURSOR_PREFIX = 'after:';
+
+/**
+ * The protocol tasks of every session: who created them, their TTL, their final snapshot, and
+ * the tasks/result requests waiting on them. A task's TTL runs from its end (a running task never
+ * expires); at expiry it is dropped here and `onExpire` tells the owner. Memory is bounded by
+ * `maxTasks`: beyond it, the oldest finished tasks expire early.
+ */
+export class NativeTaskIndex {
+  private readonly entries = new Map<string, NativeTaskEntry>();
+  private nextSeq = 1;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly maxTasks: number,
+    private readonly onExpire: (entry: NativeTaskEntry) => void,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The entry of `taskId`, created once (later calls return the existing one). */
+  ensure(taskId: string, session: SessionContext, retention: TaskRetention): NativeTaskEntry {
+    const existing = this.entries.get(taskId);
+    if (existing) return existing;
+    const entry: NativeTaskEntry = {
+      taskId,
+      session,
+      seq: this.nextSeq++,
+      ttl: retention.ttl,
+      pollInterval: retention.pollInterval,
+      waiters: new Set(),
+    };
+    this.entries.set(taskId, entry);
+    this.enforceCapacity();
+    return entry;
+  }
+
+  /** The entry of `taskId` if `session` created it. */
+  get(taskId: string, session: SessionContext): NativeTaskEntry | undefined {
+    const entry = this.entries.get(taskId);
+    return entry && entry.session === session ? entry : undefined;
+  }
+
+  /** Any session's entry (for the TaskManager listener). */
+  find(taskId: string): NativeTaskEntry | undefined {
+    return this.entries.get(taskId);
+  }
+
+  /** Records the end of a task: keeps its snapshot, starts its TTL, releases its waiters. */
+  finish(entry: NativeTaskEntry, info: TaskInfo): void {
+    if (entry.final) return;
+    entry.final = info;
+    entry.expiry = this.clock.setTimeout(() => this.expire(entry), entry.ttl);
+    this.release(entry);
+  }
+
+  /** Resolves once the task ended or was dropped; rejects if `signal` aborts first. */
+  waitForEnd(entry: NativeTaskEntry, signal: AbortSignal): Promise<void> {
+    if (entry.final || this.entries.get(entry.taskId) !== entry) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const done = (): void => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      const onAbort = (): void => {
+        entry.waiters.delete(done);
+        reject(new TaskWaitAbortedError(entry.taskId));
+      };
+      if (signal.aborted) {
+        onAbort();
+        return;
+      }
+      entry.waiters.add(done);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /** One page of `session`'s tasks in creation order, starting after `cursor`. */
+  page(session: SessionContext, cursor: string | undefined, size: number): NativeTaskPage {
+    const after = cursor === undefined ? 0 : decodeCursor(cursor);
+    const entries: NativeTaskEntry[] = [];
+    let more = false;
+    for (const entry of this.entries.values()) {
+      if (entry.session !== session || entry.seq <= after) continue;
+      if (entries.length === size) {
+        more = true;
+        break;
+      }
+      entries.push(entry);
+    }
+    const last = entries[entries.length - 1];
+    return more && last ? { entries, nextCursor: encodeCursor(last.seq) } : { entries };
+  }
+
+  /** Drops one entry (no expiry callback). */
+  remove(entry: NativeTaskEntry): void {
+    if (this.entries.get(entry.taskId) === entry) this.drop(entry);
+  }
+
+  /** Drops every entry of a closed session (its tasks run on; only the protocol view goes). */
+  dropSession(session: SessionContext): void {
+    for (const entry of [...this.entries.values()]) if (entry.session === session) this.drop(entry);
+  }
+
+  /** Drops everything and stops every timer (shutdown). */
+  clear(): void {
+    for (const entry of [...this.entries.values()]) this.drop(entry);
+  }
+
+  private expire(entry: NativeTaskEntry): void {
+    if (this.entries.get(entry.taskId) !== entry) return;
+    this.drop(entry);
+    this.onExpire(entry);
+  }
+
+  private drop(entry: NativeTaskEntry): void {
+    this.entries.delete(entry.taskId);
+    if (entry.expiry !== undefined) this.clock.clearTimeout(entry.expiry);
+    entry.expiry = undefined;
+    this.release(entry);
+  }
+
+  private release(entry: NativeTaskEntry): void {
+    const waiters = [...entry.waiters];
+    entry.waiters.clear();
+    for (const wake of waiters) wake();
+  }
+
+  private enforceCapacity(): void {
+    if (this.entries.size <= this.maxTasks) return;
+    for (const entry of this.entries.values()) {
+      if (this.entries.size <= this.maxTasks) return;
+      if (entry.final) this.expire(entry);
+    }
+  }
+}
+
+function encodeCursor(seq: number): string {
+  return Buffer.from(`${CURSOR_PREFIX}${seq}`, 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string): number {
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const seq = text.startsWith(CURSOR_PREFIX) ? Number(text.slice(CURSOR_PREFIX.length)) : NaN;
+  if (!Number.isSafeInteger(seq) || seq < 0 || encodeCursor(seq) !== cursor)
+    throw new InvalidTaskCursorError(cursor);
+  return seq;
+}

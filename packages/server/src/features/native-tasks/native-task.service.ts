@@ -1,0 +1,155 @@
+import { type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { type ProgressToken, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type Clock,
+  type Logger,
+  type TaskChange,
+  type TaskInfo,
+  type TaskManager,
+} from '@robot-mcp-kit/core';
+import { type SessionContext } from '../../tools/registered-tool.js';
+import { type NativeTaskEntry, NativeTaskIndex } from './native-task.index.js';
+import { type ResolvedNativeTasksOptions } from './native-tasks.options.js';
+import { relatedTaskMeta } from './task-payload.builder.js';
+import { progressValues, toProtocolTask } from './task-status.mapper.js';
+
+/** Where the progress of one task goes as notifications/progress. */
+interface ProgressRoute {
+  readonly session: SessionContext;
+  readonly token: ProgressToken;
+  /** Task-augmented calls tag their notifications with the related-task `_meta`. */
+  readonly related: boolean;
+  count: number;
+}
+
+export interface NativeTaskServiceDeps {
+  readonly taskManager: TaskManager;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly options: ResolvedNativeTasksOptions;
+}
+
+/**
+ * The native MCP tasks of one app, on top of its TaskManager (the source of truth): the protocol
+ * index per session, progress routes, and the notifications (notifications/tasks/status to the
+ * creating session on every status change, notifications/progress for calls with a progressToken).
+ */
+export class NativeTaskService {
+  readonly taskManager: TaskManager;
+  readonly options: ResolvedNativeTasksOptions;
+  readonly index: NativeTaskIndex;
+  private readonly logger: Logger;
+  private readonly sessions = new Map<SessionContext, McpServer>();
+  private readonly routes = new Map<string, ProgressRoute>();
+  private readonly stopListening: () => void;
+  /** True once some tool offers task support (set while tools are filtered, before any session). */
+  hasTaskTools = false;
+
+  constructor(deps: NativeTaskServiceDeps) {
+    this.taskManager = deps.taskManager;
+    this.options = deps.options;
+    this.logger = deps.logger;
+    this.index = new NativeTaskIndex(deps.clock, deps.options.maxTasks, (entry) => this.expired(entry));
+    this.stopListening = deps.taskManager.onChange((change) => this.onChange(change));
+  }
+
+  /** Open sessions that can receive notifications. */
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  attachSession(mcp: McpServer, session: SessionContext): void {
+    this.sessions.set(session, mcp);
+  }
+
+  /** A session closed: its protocol tasks leave the index (they keep running), its waiters are released. */
+  detachSession(session: SessionContext): void {
+    this.sessions.delete(session);
+    this.index.dropSession(session);
+    for (const [taskId, route] of this.routes) if (route.session === session) this.routes.delete(taskId);
+  }
+
+  /** Stops observing the TaskManager and forgets every protocol task (shutdown). */
+  close(): void {
+    this.stopListening();
+    this.index.clear();
+    this.routes.clear();
+    this.sessions.clear();
+  }
+
+  /** Sends the progress of `taskId` to `session` as notifications/progress with `token`. */
+  routeProgress(taskId: string, session: SessionContext, token: ProgressToken, related: boolean): void {
+    if (!this.options.progressNotifications || !this.sessions.has(session)) return;
+    this.routes.set(taskId, { session, token, related, count: 0 });
+  }
+
+  /**
+   * Records a protocol task of `session` (idempotent). When the task already ended before it was
+   * recorded, the end is recorded now (and its status notification sent).
+   */
+  track(taskId: string, session: SessionContext, ttl: number): NativeTaskEntry {
+    const entry = this.index.ensure(taskId, session, { ttl, pollInterval: this.options.pollIntervalMs });
+    if (!this.sessions.has(session)) {
+      this.index.remove(entry); // the session closed while the task started: nobody can reach it
+      return entry;
+    }
+    const current = this.taskManager.get(taskId);
+    if (current && current.state !== 'running' && !entry.final) this.ended(entry, current);
+    return entry;
+  }
+
+  /** The current snapshot of a protocol task: live from the TaskManager, else its final one. */
+  snapshot(entry: NativeTaskEntry): TaskInfo | undefined {
+    return this.taskManager.get(entry.taskId) ?? entry.final;
+  }
+
+  private onChange(change: TaskChange): void {
+    const taskId = change.task.task_id;
+    if (change.kind === 'event' && change.event?.type === 'progress') {
+      const route = this.routes.get(taskId);
+      if (route) this.sendProgress(taskId, route, change.event.payload);
+    } else if (change.kind === 'finished') {
+      this.routes.delete(taskId);
+      const entry = this.index.find(taskId);
+      if (entry && !entry.final) this.ended(entry, change.task);
+    }
+  }
+
+  private ended(entry: NativeTaskEntry, info: TaskInfo): void {
+    this.index.finish(entry, info);
+    this.notify(entry.session, {
+      method: 'notifications/tasks/status',
+      params: toProtocolTask(info, entry),
+    });
+  }
+
+  private sendProgress(taskId: string, route: ProgressRoute, payload: TaskInfo['progress']): void {
+    if (!payload) return;
+    route.count += 1;
+    this.notify(route.session, {
+      method: 'notifications/progress',
+      params: {
+        progressToken: route.token,
+        ...progressValues(payload, route.count),
+        ...(route.related ? { _meta: relatedTaskMeta(taskId) } : {}),
+      },
+    });
+  }
+
+  private notify(session: SessionContext, notification: ServerNotification): void {
+    const mcp = this.sessions.get(session);
+    if (!mcp) return;
+    mcp.server.notification(notification).catch((err: unknown) => {
+      this.logger.debug('native tasks: notification not delivered', {
+        method: notification.method,
+        session: session.id,
+        error: err instanceof Error ? err.message : String(err),
+      });
+    });
+  }
+
+  private expired(entry: NativeTaskEntry): void {
+    const forgotten = this.taskManager.forget(entry.taskId);
+    this.logger.debug('native tasks: task expired', { task_id: entry.taskId, ttl: entry.ttl, forgotten });
+  }
+}

@@ -1,0 +1,59 @@
+import { type CreateTaskResult, type TaskMetadata } from '@modelcontextprotocol/sdk/types.js';
+import { type TaskContext, type TaskInfo } from '@robot-mcp-kit/core';
+import { type RegisteredTool, type ToolCall } from '../../tools/registered-tool.js';
+import { TaskStartError } from './native-task.errors.js';
+import { type NativeTaskService } from './native-task.service.js';
+import { grantedTtl } from './native-tasks.options.js';
+import { toProtocolTask } from './task-status.mapper.js';
+
+/**
+ * Offers a long-running tool (one with `start`) as an MCP task: lists `execution.taskSupport:
+ * "optional"`, answers task-augmented calls with a CreateTaskResult whose taskId is the TaskManager
+ * task id, and forwards progress as notifications/progress when the call carries a progressToken.
+ * A plain call still returns the TaskInfo JSON at once (dual mode). Other tools pass through.
+ */
+export function withTaskSupport(tool: RegisteredTool, service: NativeTaskService): RegisteredTool {
+  const start = tool.start?.bind(tool);
+  if (!start) return tool;
+  service.hasTaskTools = true;
+  return {
+    ...tool,
+    execution: { ...tool.execution, taskSupport: 'optional' },
+    call(args: unknown, call: ToolCall) {
+      const token = call.extra._meta?.progressToken;
+      if (token === undefined) return tool.call(args, call);
+      const route = (ctx: TaskContext) => service.routeProgress(ctx.taskId, call.session, token, false);
+      return tool.call(args, withBodyStart(call, route));
+    },
+    async callAsTask(args: unknown, call: ToolCall, task: TaskMetadata): Promise<CreateTaskResult> {
+      const ttl = grantedTtl(task.ttl, service.options);
+      const token = call.extra._meta?.progressToken;
+      const onStart = (ctx: TaskContext) => {
+        service.track(ctx.taskId, call.session, ttl);
+        if (token !== undefined) service.routeProgress(ctx.taskId, call.session, token, true);
+      };
+      let started: TaskInfo;
+      try {
+        started = await start(args, withBodyStart(call, onStart));
+      } catch (err) {
+        throw new TaskStartError(tool.name, err);
+      }
+      const entry = service.track(started.task_id, call.session, ttl);
+      return { task: toProtocolTask(service.snapshot(entry) ?? started, entry) };
+    },
+  };
+}
+
+/** `call` with `hook` run at the body start, after any hook it already had. */
+function withBodyStart(call: ToolCall, hook: (ctx: TaskContext) => void): ToolCall {
+  const previous = call.onTaskBodyStart;
+  return {
+    ...call,
+    onTaskBodyStart: previous
+      ? (ctx) => {
+          previous(ctx);
+          hook(ctx);
+        }
+      : hook,
+  };
+}

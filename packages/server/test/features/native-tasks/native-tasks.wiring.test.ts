@@ -1,0 +1,172 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  ErrorCode,
+  type ServerNotification,
+} from '@modelcontextprotocol/sdk/types.js';
+import { MemoryLogger, TaskManager, type TaskContext, type TaskInfo } from '@robot-mcp-kit/core';
+import {
+  CapabilityServer,
+  createNativeTasksFeature,
+  NATIVE_TASKS_DEFAULTS,
+  NativeTaskService,
+  type RegisteredTool,
+  type SessionContext,
+  Tool,
+  type ToolCall,
+  withTaskSupport,
+} from '@robot-mcp-kit/server';
+import {
+  ArmServer,
+  createTask,
+  errorCodeOf,
+  openGate,
+  type Rig,
+  rig,
+  until,
+} from './native-tasks.fixtures.js';
+
+let r: Rig | undefined;
+afterEach(async () => {
+  await r?.close();
+  r = undefined;
+});
+
+const arm = (): ArmServer => r!.app.instance as ArmServer;
+
+@CapabilityServer({ name: 'plain', version: '1.0.0' })
+class PlainServer {
+  @Tool({ description: 'Answers pong' })
+  ping(): string {
+    return 'pong';
+  }
+}
+
+describe('wiring', () => {
+  it('adds no tasks surface to a server without long-running tools', async () => {
+    r = await rig(PlainServer);
+    const { client } = await r.peer();
+    expect(client.getServerCapabilities()?.tasks).toBeUndefined();
+    expect(await errorCodeOf(client.experimental.tasks.listTasks())).toBe(ErrorCode.MethodNotFound);
+  });
+
+  it('lists execution in the registry definitions, from the feature given to bootstrap', async () => {
+    r = await rig(ArmServer, { features: [createNativeTasksFeature({ pollIntervalMs: 250 })] });
+    expect(r.app.registry.get('move')?.execution).toEqual({ taskSupport: 'optional' });
+    expect(r.app.registry.definitions.find((t) => t.name === 'ping')).not.toHaveProperty('execution');
+    expect(r.app.registry.tools.filter((t) => t.execution).map((t) => t.name)).toEqual([
+      'move',
+      'count',
+      'grip',
+    ]);
+    const { client } = await r.peer();
+    expect((await createTask(client, 'move', { steps: 1 })).pollInterval).toBe(250);
+    await openGate(arm());
+  });
+
+  it('refuses a task-augmented call over the concurrency limit with invalid request', async () => {
+    r = await rig(ArmServer);
+    const { client } = await r.peer();
+    await createTask(client, 'grip', { items: 1 });
+    const refused = client.request(
+      { method: 'tools/call', params: { name: 'grip', arguments: { items: 1 }, task: {} } },
+      CallToolResultSchema,
+    );
+    expect(await errorCodeOf(refused)).toBe(ErrorCode.InvalidRequest);
+    expect(r.app.taskManager.list().filter((t) => t.tool === 'grip')).toHaveLength(1);
+    await openGate(arm());
+  });
+
+  it('cancels native tasks at shutdown and tells their session', async () => {
+    r = await rig(ArmServer);
+    const peer = await r.peer();
+    const created = await createTask(peer.client, 'move', { steps: 3 });
+    await r.app.close({ timeoutMs: 1000 });
+    expect(arm().aborted).toEqual([created.taskId]);
+    await until(() => peer.statuses.length === 1);
+    expect(peer.statuses[0]).toMatchObject({ taskId: created.taskId, status: 'cancelled' });
+  });
+
+  it('logs a failing body-start hook and runs the task anyway', async () => {
+    r = await rig(ArmServer);
+    const move = r.app.registry.get('move')!;
+    const call = {
+      session: { id: 'direct' },
+      extra: { signal: new AbortController().signal },
+      onTaskBodyStart: () => {
+        throw new Error('hook broke');
+      },
+    } as unknown as ToolCall;
+    const result = await move.call({ steps: 1 }, call);
+    const taskId = (result.structuredContent as { task_id: string }).task_id;
+    await openGate(arm());
+    await until(() => r!.app.taskManager.get(taskId)?.state === 'succeeded');
+    expect(r.logger.entries.some((e) => e.message === 'task body-start hook failed')).toBe(true);
+  });
+});
+
+describe('NativeTaskService', () => {
+  function service() {
+    const taskManager = new TaskManager({ serverName: 'unit' });
+    const logger = new MemoryLogger();
+    const native = new NativeTaskService({
+      taskManager,
+      clock: taskManager.clock,
+      logger,
+      options: NATIVE_TASKS_DEFAULTS,
+    });
+    return { taskManager, native };
+  }
+
+  it('does not record a task for a session that is not (or no longer) open', async () => {
+    const { taskManager, native } = service();
+    const info = taskManager.start('t', async () => ({}));
+    native.track(info.task_id, { id: 'gone' }, 1000);
+    expect(native.index.size).toBe(0);
+    expect(native.sessionCount).toBe(0);
+    native.close();
+    await taskManager.aclose();
+  });
+
+  it('runs a hook the call already had before its own', async () => {
+    const { taskManager, native } = service();
+    const order: string[] = [];
+    const session: SessionContext = { id: 's' };
+    const tool: RegisteredTool = {
+      name: 'fake',
+      description: 'fake',
+      annotations: {},
+      inputSchema: { type: 'object' },
+      origin: 'decorated',
+      longRunning: true,
+      actuates: false,
+      call: async (): Promise<CallToolResult> => ({ content: [] }),
+      start: async (_args: unknown, call: ToolCall): Promise<TaskInfo> =>
+        taskManager.start('fake', async (ctx: TaskContext) => {
+          call.onTaskBodyStart?.(ctx);
+          await ctx.progress({ percent: 10 });
+          return {};
+        }),
+    };
+    const sent: ServerNotification[] = [];
+    const mcp = { server: { notification: async (n: ServerNotification) => void sent.push(n) } };
+    native.attachSession(mcp as unknown as McpServer, session);
+    const wrapped = withTaskSupport(tool, native);
+    const call = {
+      session,
+      extra: { _meta: { progressToken: 'p' } },
+      onTaskBodyStart: () => order.push('previous'),
+    } as unknown as ToolCall;
+    const created = await wrapped.callAsTask!({}, call, {});
+    await until(() => taskManager.get(created.task.taskId)?.state === 'succeeded');
+    expect(order).toEqual(['previous']);
+    expect(sent.map((n) => n.method)).toEqual(['notifications/progress', 'notifications/tasks/status']);
+    expect(withTaskSupport(wrapped, native)).not.toBe(wrapped);
+    const plain = { ...tool, start: undefined };
+    expect(withTaskSupport(plain, native)).toBe(plain);
+    native.close();
+    await taskManager.aclose();
+  });
+});

@@ -1,0 +1,218 @@
+import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import { plainToInstance, Transform, Type } from 'class-transformer';
+import {
+  Allow,
+  IsBoolean,
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  MaxLength,
+  Min,
+  validate,
+  ValidateIf,
+  ValidateNested,
+  ValidatorConstraint,
+  type ValidatorConstraintInterface,
+  Validate,
+} from 'class-validator';
+import { fastValidate } from '../../src/schema/fast-dto.validator.js';
+import { validateArguments } from '@robot-mcp-kit/server';
+
+class FlatArgs {
+  @IsString()
+  @MaxLength(5)
+  name!: string;
+
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  count?: number;
+
+  @IsOptional()
+  @IsBoolean()
+  flag?: boolean;
+
+  @IsOptional()
+  @IsIn(['slow', 'fast'])
+  mode?: string;
+
+  @ValidateIf((o: FlatArgs) => o.mode === 'fast')
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  speed?: number;
+
+  @Allow()
+  note?: unknown;
+}
+
+class ChildArgs extends FlatArgs {
+  @IsDefined()
+  @IsString()
+  label!: string;
+}
+
+class WithDefault {
+  @IsString()
+  name!: string;
+
+  extra = 'set by the constructor, never whitelisted';
+}
+
+class Coerced {
+  @Type(() => Number)
+  @IsNumber()
+  n!: number;
+}
+
+class Transformed {
+  @Transform(({ value }) => String(value).trim())
+  @IsString()
+  s!: string;
+}
+
+class Inner {
+  @IsInt()
+  x!: number;
+}
+
+class Nested {
+  @ValidateNested()
+  @Type(() => Inner)
+  inner!: Inner;
+}
+
+class Each {
+  @IsString({ each: true })
+  tags!: string[];
+}
+
+class Grouped {
+  @IsString({ groups: ['admin'] })
+  name!: string;
+}
+
+class WithGetter {
+  @IsString()
+  get name(): string {
+    return 'fixed';
+  }
+}
+
+@ValidatorConstraint({ name: 'slowCheck', async: true })
+class SlowCheck implements ValidatorConstraintInterface {
+  async validate(value: unknown): Promise<boolean> {
+    return typeof value === 'string';
+  }
+}
+
+class AsyncArgs {
+  @Validate(SlowCheck)
+  name!: string;
+}
+
+class Empty {}
+
+/** What the full class-transformer + class-validator path decides. */
+async function slowPath(dto: new () => object, input: object): Promise<{ valid: boolean; instance: object }> {
+  const instance = plainToInstance(dto, input) as object;
+  const errors = await validate(instance, {
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    forbidUnknownValues: true,
+  });
+  return { valid: errors.length === 0, instance };
+}
+
+const primitive = fc.oneof(
+  fc.string({ maxLength: 8 }),
+  fc.integer({ min: -5, max: 50 }),
+  fc.double({ noNaN: false }),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constantFrom('slow', 'fast', 'x'),
+);
+const keys = fc.constantFrom('name', 'count', 'flag', 'mode', 'speed', 'note', 'label', 'other', 'toString');
+
+describe('fastValidate', () => {
+  it('agrees with class-transformer + class-validator on flat DTOs (property)', async () => {
+    const whitelisted = new Set(['name', 'count', 'flag', 'mode', 'speed', 'note', 'label']);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.dictionary(keys, primitive),
+        fc.constantFrom(FlatArgs, ChildArgs),
+        async (input, dto) => {
+          const fast = fastValidate(dto, input);
+          const slow = await slowPath(dto, input);
+          // Sound: "valid" only when the full path says valid. Complete on whitelisted keys.
+          if (fast) expect(slow.valid).toBe(true);
+          if (Object.keys(input).every((k) => whitelisted.has(k)))
+            expect(fast !== undefined).toBe(slow.valid);
+          if (fast) {
+            expect(fast).toBeInstanceOf(dto);
+            expect(fast).toEqual(slow.instance);
+            expect(Object.keys(fast)).toEqual(Object.keys(slow.instance));
+          }
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('returns the DTO instance for valid arguments', () => {
+    const value = fastValidate(ChildArgs, { name: 'ab', label: 'x', mode: 'fast', speed: 1.5, count: 2 });
+    expect(value).toBeInstanceOf(ChildArgs);
+    expect(value).toEqual(
+      Object.assign(new ChildArgs(), { name: 'ab', label: 'x', mode: 'fast', speed: 1.5, count: 2 }),
+    );
+  });
+
+  it('leaves invalid arguments to the full path', () => {
+    expect(fastValidate(FlatArgs, { name: 'too long a name' })).toBeUndefined();
+    expect(fastValidate(FlatArgs, { name: 'a', mode: 'fast' })).toBeUndefined();
+    expect(fastValidate(FlatArgs, { name: 'a', unknown: 1 })).toBeUndefined();
+    expect(fastValidate(ChildArgs, { name: 'a' })).toBeUndefined();
+  });
+
+  it('leaves object and array values to the full path', () => {
+    expect(fastValidate(FlatArgs, { name: 'a', note: { deep: true } })).toBeUndefined();
+    expect(fastValidate(FlatArgs, { name: 'a', note: [1] })).toBeUndefined();
+  });
+
+  it('leaves constructor-set properties without metadata to the full path', async () => {
+    expect(fastValidate(WithDefault, { name: 'a' })).toBeUndefined();
+    await expect(validateArguments('t', WithDefault, { name: 'a' })).rejects.toThrow(
+      'extra should not exist',
+    );
+  });
+
+  it.each([
+    ['@Type', Coerced, { n: 5 }],
+    ['@Transform', Transformed, { s: ' a ' }],
+    ['nested validation', Nested, { inner: 1 }],
+    ['each', Each, { tags: 'a' }],
+    ['groups', Grouped, { name: 'a' }],
+    ['a getter', WithGetter, { name: 'a' }],
+    ['an async constraint', AsyncArgs, { name: 'a' }],
+    ['no metadata', Empty, {}],
+  ])('does not cover DTOs with %s', (_what, dto, input) => {
+    expect(fastValidate(dto as new () => object, input)).toBeUndefined();
+    expect(fastValidate(dto as new () => object, input)).toBeUndefined();
+  });
+
+  it('keeps validateArguments results and messages for the DTOs it does not cover', async () => {
+    expect(await validateArguments('t', Coerced, { n: '5' })).toEqual(Object.assign(new Coerced(), { n: 5 }));
+    expect(await validateArguments('t', Transformed, { s: ' a ' })).toEqual(
+      Object.assign(new Transformed(), { s: 'a' }),
+    );
+    await expect(validateArguments('t', AsyncArgs, { name: 3 })).rejects.toThrow('name:');
+  });
+
+  it('reports the full path messages for invalid flat arguments', async () => {
+    await expect(validateArguments('t', FlatArgs, { name: 7, count: -1 })).rejects.toThrow(
+      'name: name must be a string',
+    );
+  });
+});
