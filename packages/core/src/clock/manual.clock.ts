@@ -1,3 +1,4 @@
+import { RobotMcpKitError } from '../errors/kit.error.js';
 import { type Clock, type TimerHandle } from './clock.port.js';
 
 interface ManualTimer {
@@ -52,6 +53,10 @@ export class ManualClock implements Clock {
    * order) and letting pending promise callbacks and I/O callbacks run after each one.
    */
   async advance(ms: number): Promise<void> {
+    if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
+      // NaN would fire every timer, new ones included, forever; a negative step would turn time back.
+      throw new RobotMcpKitError('INVALID_ARGUMENT', `ms: expected a finite number >= 0, got ${String(ms)}`);
+    }
     const target = this.current + ms;
     await settle();
     for (;;) {

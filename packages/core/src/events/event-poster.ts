@@ -1,7 +1,7 @@
 import { type Clock, type TimerHandle, systemClock } from '../clock/clock.port.js';
 import { type Logger, type LogMeta, silentLogger } from '../logging/logger.js';
 import { type TaskEvent } from '../models/task-event.model.js';
-import { type QueuedEvent, WaitingEvents, laneOf } from './event-queue.js';
+import { Fifo, type QueuedEvent, WaitingEvents, laneOf } from './event-queue.js';
 import { createEventTransportFromEnv } from './event-transport.factory.js';
 import {
   type DeliveryOutcome,
@@ -35,7 +35,8 @@ interface Lane {
  * (0.5 s, 2 s, 8 s, then every 30 s, up to 10 minutes per event) and a bounded queue.
  *
  * Events are spread over `lanes` by task id; each lane sends one event at a time, so a task
- * whose events keep failing delays only the tasks that share its lane.
+ * whose events keep failing delays only the tasks that share its lane. At most `maxInFlight`
+ * sends run at once; a lane waiting for a retry holds no send slot.
  */
 export class EventPoster implements EventSink {
   readonly serverName: string;
@@ -46,6 +47,10 @@ export class EventPoster implements EventSink {
   private readonly schedule: { retryDelaysMs: readonly number[]; retryEveryMs: number };
   private readonly maxRetryMs: number;
   private readonly lanes: Lane[];
+  private readonly maxInFlight: number;
+  /** Attempts waiting for a send slot, in the order they became ready. */
+  private readonly slotWaiters = new Fifo<() => void>();
+  private inFlight = 0;
   private readonly waiting: WaitingEvents;
   private readonly listeners = new Set<(event: TaskEvent) => void>();
   private readonly flushWaiters: FlushWaiters;
@@ -71,6 +76,7 @@ export class EventPoster implements EventSink {
       timer: undefined,
       kickPending: false,
     }));
+    this.maxInFlight = valid.maxInFlight;
     this.waiting = new WaitingEvents(valid.lanes);
     this.flushWaiters = new FlushWaiters(this.clock);
   }
@@ -144,6 +150,7 @@ export class EventPoster implements EventSink {
     if (!flushed) unflushed = this.abandonAll();
     this.stopped = true;
     for (const lane of this.lanes) this.clearLaneTimer(lane);
+    this.slotWaiters.drain();
     this.flushWaiters.resolveAll(unflushed === 0);
     if (unflushed > 0) {
       this.log('error', `could not flush ${unflushed} events`, {
@@ -249,9 +256,18 @@ export class EventPoster implements EventSink {
   }
 
   private attempt(lane: Lane, entry: QueuedEvent): void {
+    if (entry.state !== 'inflight' || this.stopped) return; // abandoned while it waited for a slot
+    if (this.inFlight >= this.maxInFlight) {
+      this.slotWaiters.push(() => this.attempt(lane, entry));
+      return;
+    }
+    this.inFlight += 1;
     entry.attempts += 1;
     this.send(entry)
-      .then((outcome) => this.settle(lane, entry, outcome))
+      .then((outcome) => {
+        this.releaseSlot();
+        this.settle(lane, entry, outcome);
+      })
       .catch((err: unknown) => {
         // Only reachable if a custom clock throws; give the event up and keep the lane moving.
         this.log('error', 'event poster internal error', { ...idsOf(entry.event), error: errorText(err) });
@@ -260,6 +276,16 @@ export class EventPoster implements EventSink {
         this.drop(entry, 'retry_cap');
         this.kick(lane);
       });
+  }
+
+  /** Frees a send slot and hands it to the attempts that have waited longest for one. */
+  private releaseSlot(): void {
+    this.inFlight -= 1;
+    while (this.inFlight < this.maxInFlight) {
+      const waiter = this.slotWaiters.shift();
+      if (!waiter) return;
+      waiter();
+    }
   }
 
   private async send(entry: QueuedEvent): Promise<DeliveryOutcome> {

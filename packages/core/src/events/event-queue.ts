@@ -53,6 +53,12 @@ export class Fifo<T> {
     return item;
   }
 
+  /** Keeps only the items `keep` accepts, in order. */
+  retain(keep: (item: T) => boolean): void {
+    this.items = (this.items.slice(this.head) as T[]).filter(keep);
+    this.head = 0;
+  }
+
   /** Removes and returns every item, oldest first. */
   drain(): T[] {
     const rest = this.items.slice(this.head) as T[];
@@ -70,10 +76,16 @@ function dropClassOf(type: EventType): DropClass {
   return type === 'task_done' || type === 'task_failed' ? 'terminal' : type;
 }
 
+/** A drop-class FIFO is compacted when it holds this many entries, or twice its last live size. */
+const MIN_COMPACT_AT = 1024;
+
+const isWaiting = (entry: QueuedEvent): boolean => entry.state === 'waiting';
+
 /**
  * The waiting events of every lane. Each event sits in its lane's FIFO and in the FIFO of its
  * drop class; entries that stop waiting (sent or dropped) are removed lazily from both, so every
- * operation is O(1) amortized.
+ * operation is O(1) amortized. A drop-class FIFO is only read when the queue is full, so it is
+ * also compacted as it grows: it never holds more than twice its waiting events (plus 1024).
  */
 export class WaitingEvents {
   private readonly lanes: Fifo<QueuedEvent>[];
@@ -84,13 +96,26 @@ export class WaitingEvents {
     terminal: new Fifo(),
   };
 
+  private readonly compactAt: Record<DropClass, number> = {
+    progress: MIN_COMPACT_AT,
+    watch_event: MIN_COMPACT_AT,
+    trigger_fired: MIN_COMPACT_AT,
+    terminal: MIN_COMPACT_AT,
+  };
+
   constructor(laneCount: number) {
     this.lanes = Array.from({ length: laneCount }, () => new Fifo<QueuedEvent>());
   }
 
   add(entry: QueuedEvent): void {
     this.laneQueue(entry.lane).push(entry);
-    this.byClass[dropClassOf(entry.event.type)].push(entry);
+    const cls = dropClassOf(entry.event.type);
+    const queue = this.byClass[cls];
+    queue.push(entry);
+    if (queue.length >= this.compactAt[cls]) {
+      queue.retain(isWaiting);
+      this.compactAt[cls] = Math.max(MIN_COMPACT_AT, 2 * queue.length);
+    }
   }
 
   /** Removes and returns the oldest waiting event of `lane`. */

@@ -9,6 +9,7 @@ export interface ValidPosterOptions {
   transport: EventTransport;
   maxQueue: number;
   lanes: number;
+  maxInFlight: number;
   retryDelaysMs: readonly number[];
   retryEveryMs: number;
   maxRetryMs: number;
@@ -23,8 +24,14 @@ export interface EventPosterOptions {
   logger?: Logger;
   /** Most events waiting or in flight across all lanes (default 10 000). */
   maxQueue?: number;
-  /** Delivery lanes; a task's events always use the same lane (default 8; 1 = one global FIFO). */
+  /**
+   * Delivery lanes; a task's events always use the same lane and a lane sends one event at a time,
+   * so a failing event holds up only the tasks of its lane while it waits for its retry
+   * (default 256; 1 = one global FIFO).
+   */
   lanes?: number;
+  /** Most events being sent at once across all lanes (default 8). A lane waiting to retry uses none. */
+  maxInFlight?: number;
   /** Waits before the 2nd, 3rd, ... attempts (default 500, 2000, 8000). */
   retryDelaysMs?: readonly number[];
   /** Wait between attempts once `retryDelaysMs` is used up; also the longest Retry-After honoured (30 000). */
@@ -42,7 +49,8 @@ export interface EventPosterEnvOptions extends Omit<EventPosterOptions, 'serverN
 
 export const POSTER_DEFAULTS = {
   maxQueue: 10_000,
-  lanes: 8,
+  lanes: 256,
+  maxInFlight: 8,
   retryDelaysMs: [500, 2000, 8000] as readonly number[],
   retryEveryMs: 30_000,
   maxRetryMs: 600_000,
@@ -78,6 +86,7 @@ export function validatePosterOptions(options: EventPosterOptions): ValidPosterO
     transport,
     maxQueue: integer('maxQueue', options.maxQueue, POSTER_DEFAULTS.maxQueue, 1),
     lanes: integer('lanes', options.lanes, POSTER_DEFAULTS.lanes, 1),
+    maxInFlight: integer('maxInFlight', options.maxInFlight, POSTER_DEFAULTS.maxInFlight, 1),
     retryDelaysMs: [...(retryDelaysMs as readonly number[])],
     retryEveryMs: number('retryEveryMs', options.retryEveryMs, POSTER_DEFAULTS.retryEveryMs, true),
     maxRetryMs: number('maxRetryMs', options.maxRetryMs, POSTER_DEFAULTS.maxRetryMs, false),

@@ -395,7 +395,7 @@ describe('EventPoster bounded queue', () => {
   });
 
   it('handles 10,000 tasks x 10 progress events within a 10,000-event queue', async () => {
-    const { poster, transport } = setup({ logger: undefined });
+    const { poster, transport } = setup({ logger: undefined, lanes: 8 });
     const held = gate();
     transport.setHandler(held.handler);
     const last: TaskEvent[] = [];

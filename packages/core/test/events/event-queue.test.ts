@@ -29,6 +29,14 @@ describe('Fifo', () => {
     expect(fifo.shift()).toBeUndefined();
     expect(fifo.peek()).toBeUndefined();
   });
+
+  it('retains only the items a predicate keeps, in order', () => {
+    const fifo = new Fifo<number>();
+    for (let i = 0; i < 10; i += 1) fifo.push(i);
+    fifo.shift();
+    fifo.retain((n) => n % 3 === 0);
+    expect(fifo.drain()).toEqual([3, 6, 9]);
+  });
 });
 
 describe('WaitingEvents', () => {
@@ -46,6 +54,23 @@ describe('WaitingEvents', () => {
     expect(waiting.victimFor('progress')).toBeUndefined();
     expect(waiting.victimFor('watch_event')).toBe(c);
     expect(waiting.drain()).toEqual([c]);
+  });
+
+  it('does not keep sent events in its drop-class queues (bounded memory)', () => {
+    const waiting = new WaitingEvents(1);
+    const held = entry('progress', 0);
+    waiting.add(held);
+    for (let i = 0; i < 10_000; i += 1) {
+      const e = entry('progress', 0);
+      waiting.add(e);
+      e.state = 'delivered';
+    }
+    // White-box: the class queue of progress events, read only by victimFor when the queue is full.
+    const progressQueue = (waiting as unknown as { byClass: Record<string, Fifo<QueuedEvent>> }).byClass
+      .progress as Fifo<QueuedEvent>;
+    expect(progressQueue.length).toBeLessThanOrEqual(1024);
+    expect(waiting.victimFor('progress')).toBe(held);
+    expect(waiting.takeNext(0)).toBe(held);
   });
 
   it('refuses a lane that does not exist', () => {

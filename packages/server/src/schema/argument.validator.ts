@@ -4,8 +4,8 @@ import { isJsonObject } from '@robot-mcp-kit/core';
 import { ToolArgumentsError } from '../errors/server.error.js';
 import { type DtoClass } from '../metadata/decorator-args.types.js';
 import { fastValidate } from './fast-dto.validator.js';
+import { FORBIDDEN_KEYS } from './forbidden-keys.js';
 
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const MAX_DEPTH = 32;
 
 /**
@@ -20,6 +20,9 @@ export async function validateArguments(
 ): Promise<object> {
   const input = raw ?? {};
   if (!isJsonObject(input)) throw new ToolArgumentsError(tool, ['arguments must be a JSON object']);
+  // Valid flat arguments need no key walk: the fast path takes only whitelisted, safe keys.
+  const fast = dto ? fastValidate(dto, input) : undefined;
+  if (fast) return fast;
   const unsafe = findUnsafeKey(input, '', 0);
   if (unsafe) throw new ToolArgumentsError(tool, [unsafe]);
   if (!dto) {
@@ -31,8 +34,6 @@ export async function validateArguments(
       );
     return {};
   }
-  const fast = fastValidate(dto, input);
-  if (fast) return fast;
   const instance = plainToInstance(dto, input) as object;
   const errors = await validate(instance, {
     whitelist: true,

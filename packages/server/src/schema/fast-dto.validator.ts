@@ -7,6 +7,7 @@ import {
   type ValidatorConstraintInterface,
 } from 'class-validator';
 import { type DtoClass } from '../metadata/decorator-args.types.js';
+import { FORBIDDEN_KEYS } from './forbidden-keys.js';
 
 type ValidationMetadata = ReturnType<MetadataStorage['getTargetValidationMetadatas']>[number];
 type ConstraintMetadata = ReturnType<MetadataStorage['getTargetValidatorConstraints']>[number];
@@ -63,8 +64,9 @@ const plans = new WeakMap<DtoClass, DtoPlan | null>();
  * The fast path of `validateArguments` for flat DTOs (profiled: class-transformer plus
  * class-validator cost 10-17 µs per tool call, about half of an in-memory MCP call).
  *
- * For a DTO without class-transformer metadata and without nested, `each`, group or async
- * validation, and arguments whose values are all JSON primitives, it builds the instance as
+ * For a DTO without class-transformer metadata, without nested, `each`, group or async
+ * validation and without a property named like a forbidden key (`__proto__`, `constructor`,
+ * `prototype`), and arguments whose values are all JSON primitives, it builds the instance as
  * `plainToInstance` would (`new Dto()`, then the arguments' own keys) and runs the same
  * constraint validators class-validator would, with the same arguments. It only ever answers
  * "valid": it returns the instance, or `undefined` — for invalid arguments too — so that the
@@ -130,7 +132,8 @@ function buildPlan(dto: DtoClass): DtoPlan | null {
     if (!SUPPORTED.has(metadata.type) || metadata.each || metadata.always !== undefined) return null;
     if (metadata.groups && metadata.groups.length > 0) return null;
     const name = metadata.propertyName;
-    if (hasAccessorOrMethod(dto, name) || !transformsNothing(dto, name)) return null;
+    if (FORBIDDEN_KEYS.has(name) || hasAccessorOrMethod(dto, name) || !transformsNothing(dto, name))
+      return null;
     let property = grouped.get(name);
     if (!property) {
       property = { conditions: [], checks: [] };

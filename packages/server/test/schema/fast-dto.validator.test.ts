@@ -115,6 +115,11 @@ class AsyncArgs {
 
 class Empty {}
 
+class ProtoField {
+  @IsString()
+  prototype!: string;
+}
+
 /** What the full class-transformer + class-validator path decides. */
 async function slowPath(dto: new () => object, input: object): Promise<{ valid: boolean; instance: object }> {
   const instance = plainToInstance(dto, input) as object;
@@ -197,6 +202,7 @@ describe('fastValidate', () => {
     ['a getter', WithGetter, { name: 'a' }],
     ['an async constraint', AsyncArgs, { name: 'a' }],
     ['no metadata', Empty, {}],
+    ['a property named like a forbidden key', ProtoField, { prototype: 'a' }],
   ])('does not cover DTOs with %s', (_what, dto, input) => {
     expect(fastValidate(dto as new () => object, input)).toBeUndefined();
     expect(fastValidate(dto as new () => object, input)).toBeUndefined();
@@ -208,6 +214,12 @@ describe('fastValidate', () => {
       Object.assign(new Transformed(), { s: 'a' }),
     );
     await expect(validateArguments('t', AsyncArgs, { name: 3 })).rejects.toThrow('name:');
+  });
+
+  it('still refuses forbidden keys the fast path does not take', async () => {
+    await expect(validateArguments('t', ProtoField, { prototype: 'a' })).rejects.toThrow(
+      'prototype: the key "prototype" is not allowed',
+    );
   });
 
   it('reports the full path messages for invalid flat arguments', async () => {

@@ -1,0 +1,58 @@
+import { type Summary, summarize } from './stats.js';
+
+/** A target on the ratio subject / baseline (`<=` for costs) or on the rate ratio (`>=`). */
+export interface RatioTarget {
+  readonly op: '<=' | '>=';
+  readonly value: number;
+}
+
+/** One row of the result table: a subject and its baseline measured in the same run. */
+export interface BenchRow {
+  readonly id: string;
+  readonly scenario: string;
+  readonly baseline: string;
+  /** `us` rows compare time per operation; `events/s` rows compare delivery rates. */
+  readonly unit: 'us' | 'events/s';
+  /** In `unit`: for `us` the time per op; for `events/s` the rate (p95 = rate of the slowest 5 % of rounds). */
+  readonly subject: { median: number; p95: number; n: number };
+  readonly base: { median: number; p95: number; n: number };
+  /** `us`: subject median / baseline median. `events/s`: subject rate / baseline rate. */
+  readonly ratio: number;
+  readonly target: RatioTarget;
+  readonly pass: boolean;
+  readonly notes?: string;
+}
+
+export interface RowSpec {
+  readonly id: string;
+  readonly scenario: string;
+  readonly baseline: string;
+  readonly unit: 'us' | 'events/s';
+  readonly target: RatioTarget;
+  readonly notes?: string;
+}
+
+function inUnit(unit: RowSpec['unit'], s: Summary): { median: number; p95: number; n: number } {
+  // Samples are always µs per op; a rate's p95 is the rate of the slow tail (the op-time p95).
+  if (unit === 'us') return { median: s.median, p95: s.p95, n: s.n };
+  return { median: 1e6 / s.median, p95: 1e6 / s.p95, n: s.n };
+}
+
+/** Builds a row from the µs-per-op samples of both sides. */
+export function makeRow(
+  spec: RowSpec,
+  subjectUs: readonly number[],
+  baselineUs: readonly number[],
+): BenchRow {
+  const a = summarize(subjectUs);
+  const b = summarize(baselineUs);
+  const ratio = spec.unit === 'us' ? a.median / b.median : b.median / a.median;
+  const pass = spec.target.op === '<=' ? ratio <= spec.target.value : ratio >= spec.target.value;
+  return {
+    ...spec,
+    subject: inUnit(spec.unit, a),
+    base: inUnit(spec.unit, b),
+    ratio,
+    pass,
+  };
+}

@@ -1,0 +1,165 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryEventTransport, silentLogger, type TaskEvent } from '@robot-mcp-kit/core';
+import { bootstrap } from '@robot-mcp-kit/server';
+import { FleetServer, PATROL_PROGRESS_EVENTS } from '../fixtures/fleet.server.js';
+
+/** What the child reports to the parent. */
+export interface ScaleResult {
+  tasks: number;
+  /** Calls in flight at once while starting. */
+  inFlight: number;
+  /** Most tasks running at the same time (all of them, when the start phase is fast enough). */
+  peakRunning: number;
+  /** From the first call sent to the last TaskInfo received. */
+  startAllMs: number;
+  /** From the first call to the last event delivered. */
+  allDeliveredMs: number;
+  peakRssMb: number;
+  baselineRssMb: number;
+  /** Largest V8 heap in use seen while sampling (garbage included). */
+  peakHeapMb: number;
+  /** Most events waiting in the poster at once. */
+  peakQueueDepth: number;
+  expectedEvents: number;
+  deliveredEvents: number;
+  lost: number;
+  reordered: number;
+  dropped: number;
+}
+
+const mb = (bytes: number) => bytes / (1024 * 1024);
+
+/**
+ * Checks seq contiguity per task as events are acknowledged by an InMemoryEventTransport, and
+ * empties the transport's recording now and then so the instrument does not hold 110 000 events
+ * (a real HTTP transport keeps nothing after delivery).
+ */
+class OrderCheck {
+  readonly transport: InMemoryEventTransport;
+  private readonly last = new Map<string, number>();
+  reordered = 0;
+  delivered = 0;
+
+  constructor() {
+    this.transport = new InMemoryEventTransport((delivery) => {
+      this.see(delivery.event);
+      return { ok: true, status: 200 };
+    });
+  }
+
+  private see(event: TaskEvent): void {
+    this.delivered += 1;
+    const previous = this.last.get(event.task_id) ?? 0;
+    if (event.seq !== previous + 1) this.reordered += 1;
+    this.last.set(event.task_id, event.seq);
+    if (this.delivered % 1000 === 0) queueMicrotask(() => this.transport.clear());
+  }
+
+  /** Events missing at the end: each task must have reached seq `perTask`. */
+  lost(ids: ReadonlySet<string>, perTask: number): number {
+    let lost = 0;
+    for (const id of ids) lost += Math.max(0, perTask - (this.last.get(id) ?? 0));
+    return lost;
+  }
+}
+
+/**
+ * The scale scenario, run in a fresh process so its RSS is its own: starts `tasks` patrols through
+ * an MCP client (in-memory, `inFlight` calls at a time), each reporting 10 progress events
+ * `stepMs` apart (so all of them run at once), and checks at an InMemoryEventTransport that every
+ * event of every task arrived, in seq order.
+ */
+async function main(tasks: number, stepMs: number, inFlight: number): Promise<ScaleResult> {
+  const check = new OrderCheck();
+  const events = check.transport;
+  const app = bootstrap(FleetServer, { eventTransport: events, env: {}, logger: silentLogger });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await app.connect(serverSide);
+  const client = new Client({ name: 'fleet-bench', version: '1.0.0' });
+  await client.connect(clientSide);
+  (globalThis as { gc?: () => void }).gc?.();
+  const baselineRss = process.memoryUsage().rss;
+  let peakRss = baselineRss;
+  let peakRunning = 0;
+  let peakHeap = 0;
+  let peakQueueDepth = 0;
+  const sample = () => {
+    const memory = process.memoryUsage();
+    peakRss = Math.max(peakRss, memory.rss);
+    peakHeap = Math.max(peakHeap, memory.heapUsed);
+    peakRunning = Math.max(peakRunning, app.taskManager.runningCount);
+    peakQueueDepth = Math.max(peakQueueDepth, app.poster.stats.queueDepth);
+  };
+  const sampler = setInterval(sample, 10);
+
+  const t0 = performance.now();
+  const results: CallToolResult[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks) {
+      next += 1;
+      results.push(
+        (await client.callTool({ name: 'patrol', arguments: { step_ms: stepMs } })) as CallToolResult,
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(inFlight, tasks) }, worker));
+  const startAllMs = performance.now() - t0;
+  sample();
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  const ids = new Set<string>();
+  for (const result of results) {
+    const info = result.structuredContent as { task_id?: string; state?: string } | undefined;
+    if (result.isError || !info?.task_id || info.state !== 'running') {
+      throw new Error(`a patrol did not start: ${JSON.stringify(result).slice(0, 300)}`);
+    }
+    ids.add(info.task_id);
+  }
+  if (ids.size !== tasks) throw new Error(`${tasks} calls gave ${ids.size} distinct task ids`);
+
+  while (app.taskManager.runningCount > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  if (!(await app.poster.flush(120_000))) throw new Error('the poster did not flush in 120 s');
+  const allDeliveredMs = performance.now() - t0;
+  clearInterval(sampler);
+  sample();
+
+  const perTask = PATROL_PROGRESS_EVENTS + 1;
+  const lost = check.lost(ids, perTask);
+  const dropped = app.poster.stats.dropped;
+  await client.close();
+  await app.close({ timeoutMs: 1000 });
+  return {
+    tasks,
+    inFlight,
+    peakRunning,
+    startAllMs,
+    allDeliveredMs,
+    peakRssMb: mb(peakRss),
+    baselineRssMb: mb(baselineRss),
+    peakHeapMb: mb(peakHeap),
+    peakQueueDepth,
+    expectedEvents: tasks * perTask,
+    deliveredEvents: check.delivered,
+    lost,
+    reordered: check.reordered,
+    dropped,
+  };
+}
+
+const tasks = Number(process.argv[2] ?? 10_000);
+const stepMs = Number(process.argv[3] ?? 300);
+const inFlight = Number(process.argv[4] ?? 64);
+main(tasks, stepMs, inFlight).then(
+  (result) => {
+    process.send?.(result);
+    process.exitCode = 0;
+  },
+  (err: unknown) => {
+    process.stderr.write(
+      `scale scenario failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
+    process.exitCode = 1;
+  },
+);
