@@ -169,3 +169,7 @@ export {
   TaskWaitAbortedError,
   TaskStartError,
 } from './features/native-tasks/native-task.errors.js';
+
+// Testing
+export { connectTestClient, textOf } from './testing/test-client.js';
+export type { TestClient } from './testing/test-client.js';

@@ -157,7 +157,7 @@ describe('long-running tools', () => {
     const taskId = info.task_id as string;
     await until(() => h!.app.taskManager.get(taskId)?.state === 'succeeded');
     await h.app.poster.flush(2000);
-    const events = eventsOf(h.events, taskId);
+    const events = eventsOf(h.transport, taskId);
     expect(events.map((e) => e.type)).toEqual(['progress', 'progress', 'progress', 'progress', 'task_done']);
     expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
     expect(events.at(-1)!.payload).toEqual({ result: { driven_m: 8 } });
@@ -190,7 +190,7 @@ describe('long-running tools', () => {
     await stepAll(h, 4);
     await until(() => h!.app.taskManager.get(taskId)?.state === 'succeeded');
     await h.app.poster.flush(2000);
-    const fired = eventsOf(h.events, taskId)
+    const fired = eventsOf(h.transport, taskId)
       .filter((e) => e.type === 'trigger_fired')
       .map((e) => e.payload);
     expect(fired).toEqual([
@@ -232,7 +232,7 @@ describe('long-running tools', () => {
     await stepAll(h, 4);
     await until(() => h!.app.taskManager.get(taskId)?.state === 'succeeded');
     await h.app.poster.flush(2000);
-    const fired = eventsOf(h.events, taskId)
+    const fired = eventsOf(h.transport, taskId)
       .filter((e) => e.type === 'trigger_fired')
       .map((e) => e.payload);
     expect(fired).toEqual([
@@ -300,9 +300,9 @@ describe('reconciliation tools (spec §3.3)', () => {
     expect(bad.isError).toBe(true);
     expect(textOf(bad)).toContain('states');
     await h.app.poster.flush(2000);
-    expect(eventsOf(h.events, running).some((e) => e.type === 'task_done' || e.type === 'task_failed')).toBe(
-      false,
-    );
+    expect(
+      eventsOf(h.transport, running).some((e) => e.type === 'task_done' || e.type === 'task_failed'),
+    ).toBe(false);
   });
 
   it('round-trips get_task output through the core TaskInfo model', async () => {
@@ -325,7 +325,20 @@ describe('shutdown', () => {
     const report = await h.app.close({ timeoutMs: 2000 });
     expect(h.app.taskManager.get(taskId)?.state).toBe('cancelled');
     expect(report.unflushed).toBe(0);
-    expect(eventsOf(h.events, taskId).map((e) => e.type)).toEqual(['progress']);
+    expect(eventsOf(h.transport, taskId).map((e) => e.type)).toEqual(['progress']);
     h = undefined;
+  });
+});
+
+describe('connectTestClient', () => {
+  it('refuses advance() without a ManualClock and lists all events without a task id', async () => {
+    h = await connect(RoverServer);
+    await expect(h.advance(10)).rejects.toThrow(/ManualClock/);
+    const taskId = await startDrive(h, { distance_m: 1 });
+    await stepAll(h, 4);
+    await until(() => h!.app.taskManager.get(taskId)?.state === 'succeeded');
+    await h.app.poster.flush(2000);
+    expect(h.events().map((e) => e.task_id)).toEqual(h.events(taskId).map((e) => e.task_id));
+    expect(h.events()).toHaveLength(5);
   });
 });
