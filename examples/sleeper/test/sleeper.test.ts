@@ -1,55 +1,26 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { parseTaskEvent, type TaskEvent, verify } from '@robot-mcp-kit/core';
 import { bootstrap, type RobotMcpApp } from '@robot-mcp-kit/server';
 import { SleeperServer } from '../src/sleeper.server.js';
+import { SignedReceiver, waitFor } from '../../../test/support/signed-receiver.js';
 
-interface Received {
-  headers: IncomingMessage['headers'];
-  body: string;
-  verified: boolean;
-  event: TaskEvent;
-}
-
-const SECRET = 'sleeper-test-secret';
-let receiver: Server | undefined;
+const receiver = new SignedReceiver('sleeper-test-secret');
 let app: RobotMcpApp | undefined;
 let client: Client | undefined;
 
 afterEach(async () => {
   await client?.close();
   await app?.close({ timeoutMs: 2000 });
-  await new Promise((resolve) => (receiver ? receiver.close(resolve) : resolve(undefined)));
-  receiver = app = client = undefined;
+  await receiver.close();
+  receiver.received.length = 0;
+  app = client = undefined;
 });
-
-async function startReceiver(received: Received[]): Promise<string> {
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const verified = verify(
-        SECRET,
-        String(req.headers['x-rvc-timestamp']),
-        body,
-        String(req.headers['x-rvc-signature']),
-      );
-      received.push({ headers: req.headers, body, verified, event: parseTaskEvent(body) });
-      res.writeHead(verified ? 200 : 401).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/api/agent/events`;
-}
 
 async function connectSleeper(callbackUrl: string): Promise<void> {
   app = bootstrap(SleeperServer, {
-    env: { RVC_CALLBACK_URL: callbackUrl, RVC_EVENT_SECRET: SECRET, LOG_LEVEL: 'error' },
+    env: { RVC_CALLBACK_URL: callbackUrl, RVC_EVENT_SECRET: receiver.secret, LOG_LEVEL: 'error' },
   });
   const [c, s] = InMemoryTransport.createLinkedPair();
   await app.connect(s);
@@ -57,18 +28,9 @@ async function connectSleeper(callbackUrl: string): Promise<void> {
   await client.connect(c);
 }
 
-const waitFor = async (predicate: () => boolean, ms = 10_000) => {
-  const deadline = Date.now() + ms;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
-
 describe('sleeper (spec §5) over the in-memory client, events to a real HTTP receiver', () => {
   it('lists sleep_task with its schema and the reconciliation tools', async () => {
-    const received: Received[] = [];
-    await connectSleeper(await startReceiver(received));
+    await connectSleeper(await receiver.start());
     const { tools } = await client!.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
       'cancel_task',
@@ -89,8 +51,8 @@ describe('sleeper (spec §5) over the in-memory client, events to a real HTTP re
   });
 
   it('pushes signed progress, trigger and done events in order', async () => {
-    const received: Received[] = [];
-    await connectSleeper(await startReceiver(received));
+    await connectSleeper(await receiver.start());
+    const { received } = receiver;
     const result = (await client!.callTool({
       name: 'sleep_task',
       arguments: {
@@ -120,8 +82,8 @@ describe('sleeper (spec §5) over the in-memory client, events to a real HTTP re
   });
 
   it('fails with FAKE_FAILURE and its suggestion', async () => {
-    const received: Received[] = [];
-    await connectSleeper(await startReceiver(received));
+    await connectSleeper(await receiver.start());
+    const { received } = receiver;
     await client!.callTool({ name: 'sleep_task', arguments: { duration_s: 0.2, fail: true } });
     await waitFor(() => received.some((r) => r.event.type === 'task_failed'));
     expect(received.at(-1)!.event.payload).toEqual({
@@ -133,8 +95,8 @@ describe('sleeper (spec §5) over the in-memory client, events to a real HTTP re
   });
 
   it('cancel stops the work: no more progress and no terminal event', async () => {
-    const received: Received[] = [];
-    await connectSleeper(await startReceiver(received));
+    await connectSleeper(await receiver.start());
+    const { received } = receiver;
     const result = (await client!.callTool({
       name: 'sleep_task',
       arguments: { duration_s: 30 },
@@ -156,8 +118,7 @@ describe('sleeper (spec §5) over the in-memory client, events to a real HTTP re
   });
 
   it('rejects a non-positive duration with a tool error and keeps serving', async () => {
-    const received: Received[] = [];
-    await connectSleeper(await startReceiver(received));
+    await connectSleeper(await receiver.start());
     const bad = (await client!.callTool({
       name: 'sleep_task',
       arguments: { duration_s: 0 },

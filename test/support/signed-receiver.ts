@@ -1,0 +1,61 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { type AddressInfo } from 'node:net';
+import { parseTaskEvent, type TaskEvent, verify } from '@robot-mcp-kit/core';
+
+/** One POST the receiver got. */
+export interface ReceivedEvent {
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+  readonly verified: boolean;
+  readonly event: TaskEvent;
+}
+
+/** A local events endpoint on 127.0.0.1 that verifies every signature with core's `verify`. */
+export class SignedReceiver {
+  readonly received: ReceivedEvent[] = [];
+  private server: Server | undefined;
+
+  constructor(readonly secret: string) {}
+
+  /** Starts listening on a free port; resolves with the callback URL. */
+  async start(): Promise<string> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        const verified = verify(
+          this.secret,
+          String(req.headers['x-rvc-timestamp']),
+          body,
+          String(req.headers['x-rvc-signature']),
+        );
+        this.received.push({ headers: req.headers, body, verified, event: parseTaskEvent(body) });
+        res.writeHead(verified ? 200 : 401).end();
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/api/agent/events`;
+  }
+
+  get events(): TaskEvent[] {
+    return this.received.map((r) => r.event);
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+/** Polls `predicate` on real time until it holds. */
+export async function waitFor(predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for a condition');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
