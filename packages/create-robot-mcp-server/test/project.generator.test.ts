@@ -88,6 +88,7 @@ describe('renderProject', () => {
     const unit = fileOf(files, 'deploy/my-nav.service');
     for (const line of [
       'NoNewPrivileges=yes',
+      'Environment=NODE_OPTIONS=--max-old-space-size=512',
       'PrivateTmp=yes',
       'ProtectSystem=strict',
       'ProtectHome=yes',

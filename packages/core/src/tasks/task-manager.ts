@@ -293,9 +293,16 @@ export class TaskManager implements TaskHost {
 
   private notify(kind: TaskChange['kind'], record: TaskRecord, event?: TaskEvent): void {
     if (this.listeners.size === 0) return;
-    const change: TaskChange = event
-      ? { kind, task: record.snapshot(), event }
-      : { kind, task: record.snapshot() };
+    let snapshot: TaskInfo | undefined;
+    const change: TaskChange = {
+      kind,
+      taskId: record.id,
+      state: record.state,
+      get task() {
+        return (snapshot ??= record.snapshot());
+      },
+      ...(event ? { event } : {}),
+    };
     for (const listener of this.listeners) {
       try {
         listener(change);

@@ -40,6 +40,13 @@ export interface StartTaskOptions {
 export interface TaskChange {
   /** `started`; `event` when the task emitted an event; `finished` when it reached a terminal state. */
   readonly kind: 'started' | 'event' | 'finished';
+  readonly taskId: string;
+  /** The task's state when the change happened. */
+  readonly state: TaskState;
+  /**
+   * A TaskInfo snapshot, built on first access (most listeners need only `taskId` and `state`, and a
+   * snapshot per event is the largest allocation of a busy server). Read it synchronously.
+   */
   readonly task: TaskInfo;
   readonly event?: TaskEvent;
 }

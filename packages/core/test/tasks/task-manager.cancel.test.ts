@@ -213,7 +213,7 @@ describe('TaskManager.cancel', () => {
     const info = manager.start('t', (ctx) => ctx.sleep(60_000).then(() => ({})));
     await settle();
     await manager.cancel(info.task_id);
-    expect(changes.map((c) => [c.kind, c.task.state])).toEqual([
+    expect(changes.map((c) => [c.kind, c.state])).toEqual([
       ['started', 'running'],
       ['finished', 'cancelled'],
     ]);

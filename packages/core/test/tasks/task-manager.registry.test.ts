@@ -112,7 +112,12 @@ describe('TaskManager.onChange', () => {
     const sink = new RecordingSink();
     const manager = new TaskManager({ serverName: 'nav', poster: sink });
     const changes: TaskChange[] = [];
-    const stop = manager.onChange((change) => changes.push(change));
+    const snapshots: string[] = [];
+    const stop = manager.onChange((change) => {
+      changes.push(change);
+      // read synchronously, the lazy snapshot agrees with the change
+      snapshots.push(`${change.task.task_id}:${change.task.state}`);
+    });
     const info = manager.start(
       't',
       async (ctx) => {
@@ -122,7 +127,8 @@ describe('TaskManager.onChange', () => {
       { triggers: [{ type: 'progress_above', percent: 50 }] },
     );
     await finished(manager, info.task_id);
-    expect(changes.map((c) => [c.kind, c.event?.type, c.task.state])).toEqual([
+    expect(snapshots).toEqual(changes.map((c) => `${c.taskId}:${c.state}`));
+    expect(changes.map((c) => [c.kind, c.event?.type, c.state])).toEqual([
       ['started', undefined, 'running'],
       ['event', 'progress', 'running'],
       ['event', 'trigger_fired', 'running'],

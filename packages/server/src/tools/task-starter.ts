@@ -43,7 +43,7 @@ export class TaskStarter {
 
   constructor(private readonly taskManager: TaskManager) {
     taskManager.onChange((change) => {
-      if (change.kind === 'finished') this.sessionOf.delete(change.task.task_id);
+      if (change.kind === 'finished') this.sessionOf.delete(change.taskId);
     });
   }
 

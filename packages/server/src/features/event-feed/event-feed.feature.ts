@@ -49,8 +49,9 @@ class FeedState {
     this.stops.push(
       ctx.poster.subscribe((event) => feed.appendEvent(event)),
       ctx.taskManager.onChange((change) => {
-        if (change.kind === 'finished' && change.task.state === 'cancelled') {
-          feed.appendCancelled(change.task.task_id, change.task.tool, change.task.updated_at.getTime());
+        if (change.kind === 'finished' && change.state === 'cancelled') {
+          const { task } = change;
+          feed.appendCancelled(task.task_id, task.tool, task.updated_at.getTime());
         }
       }),
       ctx.starter.onStarted((_info, sessionId) => this.startCursors.set(sessionId, feed.newest)),

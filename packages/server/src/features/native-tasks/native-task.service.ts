@@ -104,7 +104,7 @@ export class NativeTaskService {
   }
 
   private onChange(change: TaskChange): void {
-    const taskId = change.task.task_id;
+    const { taskId } = change;
     if (change.kind === 'event' && change.event?.type === 'progress') {
       const route = this.routes.get(taskId);
       if (route) this.sendProgress(taskId, route, change.event.payload);

@@ -48,7 +48,7 @@ export class TaskResourceHub {
   ) {
     this.coalescer = new UpdateCoalescer(intervalMs, clock, (uri) => this.announce(uri));
     this.stop = taskManager.onChange((change) => {
-      this.touch(taskUri(change.task.task_id));
+      this.touch(taskUri(change.taskId));
       this.touch(RUNNING_TASKS_URI);
     });
   }
