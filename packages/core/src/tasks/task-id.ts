@@ -1,4 +1,4 @@
-import { randomFillSync, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { RobotMcpKitError } from '../errors/kit.error.js';
 
 /** The `<server-short>` part of task ids: the first 4 characters of the server name. */
@@ -6,19 +6,28 @@ export function taskIdPrefix(serverName: string): string {
   return Array.from(serverName).slice(0, 4).join('');
 }
 
-/** Crypto-random bytes drawn 4 KiB at a time: one `randomBytes(3)` per task cost ~5 µs. */
-const pool = Buffer.alloc(4096);
-let poolOffset = pool.length;
+const MASK = 0xffffff;
+const seed = randomBytes(12);
+/** Per-process crypto-random keys: a start, an xor key and two odd multipliers (24-bit). */
+const [start, xorKey, mul1, mul2] = [0, 3, 6, 9].map(
+  (at, i) => (seed.readUIntBE(at, 3) | (i >= 2 ? 1 : 0)) & MASK,
+);
+let counter = start!;
 
-/** 6 random lowercase hex digits (crypto random). */
+/**
+ * 6 lowercase hex digits that look random but do not repeat within a process for 2^24 tasks: a
+ * counter from a random start, put through a keyed bijection of the 24-bit space (xor, odd
+ * multiplies and xorshifts are each invertible). Random draws would reuse the id of an evicted
+ * task about once every 6,000 tasks (birthday bound), and the app would mix the two tasks up.
+ */
 export function randomHex6(): string {
-  if (poolOffset + 3 > pool.length) {
-    randomFillSync(pool);
-    poolOffset = 0;
-  }
-  const hex = pool.toString('hex', poolOffset, poolOffset + 3);
-  poolOffset += 3;
-  return hex;
+  counter = (counter + 1) & MASK;
+  let x = (counter ^ xorKey!) & MASK;
+  x = Math.imul(x, mul1!) & MASK;
+  x ^= x >>> 12;
+  x = Math.imul(x, mul2!) & MASK;
+  x ^= x >>> 11;
+  return x.toString(16).padStart(6, '0');
 }
 
 const MAX_ATTEMPTS = 1000;

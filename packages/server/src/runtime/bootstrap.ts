@@ -41,7 +41,7 @@ export interface BootstrapOptions<T extends object = object> {
   /** Where events go; default from `RVC_CALLBACK_URL` / `RVC_EVENT_SECRET` (no-op when unset). */
   eventTransport?: EventTransport;
   /** Poster tuning (queue size, delivery lanes). */
-  poster?: { maxQueue?: number; lanes?: number };
+  poster?: { maxQueue?: number; lanes?: number; maxInFlight?: number };
   /** TaskManager tuning. */
   tasks?: { maxFinishedRetained?: number; cancelGraceMs?: number };
   /** Transport overrides; default from `MCP_TRANSPORT`, `MCP_HOST`, `MCP_PORT`. */

@@ -86,9 +86,19 @@ export async function runServer<T extends object>(
     if (stopping) return;
     stopping = true;
     app.logger.info('shutting down', { reason });
+    // A last resort if something (a stuck transport, a body holding the loop) outlives the deadline.
+    const hardDeadlineMs = (options.shutdownTimeoutMs ?? 10_000) + 5_000;
+    const hard = setTimeout(() => {
+      app.logger.error('shutdown did not finish in time; exiting', { deadline_ms: hardDeadlineMs });
+      exit(1);
+    }, hardDeadlineMs);
+    hard.unref();
     app
       .close()
-      .then(() => exit(0))
+      .then(() => {
+        clearTimeout(hard);
+        exit(0);
+      })
       .catch((err: unknown) => {
         app.logger.error('shutdown failed', { error: String(err) });
         exit(1);
