@@ -79,7 +79,7 @@ export type { EventTransportEnvOptions } from './events/event-transport.factory.
 // Tasks and triggers (implementation)
 export { TriggerRegistry } from './triggers/trigger.registry.js';
 export { progressAboveTrigger, etaBelowTrigger, zoneEnteredTrigger } from './triggers/builtin-triggers.js';
-export { validateTriggers } from './triggers/trigger.validation.js';
+export { validateTriggers, MAX_TRIGGERS, MAX_TRIGGER_BYTES } from './triggers/trigger.validation.js';
 export {
   TaskError,
   TaskCancelledError,

@@ -4,6 +4,11 @@ import { describeValue, errorMessage } from '../tasks/task-json.util.js';
 import { type TriggerRegistry } from './trigger.registry.js';
 import { type Trigger } from './trigger.types.js';
 
+/** Most triggers one task may carry. */
+export const MAX_TRIGGERS = 64;
+/** Largest serialized trigger: each one is echoed in every `trigger_fired` event it causes. */
+export const MAX_TRIGGER_BYTES = 16_384;
+
 const FIELD_PROBLEM = /^([A-Za-z_$][\w$]*(?:(?:\.[A-Za-z_$][\w$]*)|(?:\[\d+\]))*): (.+)$/s;
 
 /**
@@ -25,6 +30,11 @@ export function validateTriggers(raw: unknown, registry: TriggerRegistry): Trigg
           `expected an array of trigger objects such as [{"type": "eta_below", "seconds": 10}], got ${describeValue(raw)}`,
         ],
       },
+    ]);
+  }
+  if (raw.length > MAX_TRIGGERS) {
+    throw new TriggerValidationError([
+      { field: 'triggers', problems: [`at most ${MAX_TRIGGERS} triggers per task, got ${raw.length}`] },
     ]);
   }
   const issues: FieldIssue[] = [];
@@ -55,10 +65,21 @@ function triggerIssues(trigger: unknown, at: string, registry: TriggerRegistry):
       problems: [`expected true or false, got ${describeValue(repeat)}`],
     });
   }
+  let text: string;
   try {
-    JSON.stringify(trigger);
+    text = JSON.stringify(trigger);
   } catch (error) {
     issues.push({ field: at, problems: [`must be JSON-serializable (${errorMessage(error)})`] });
+    return issues;
+  }
+  const bytes = Buffer.byteLength(text);
+  if (bytes > MAX_TRIGGER_BYTES) {
+    issues.push({
+      field: at,
+      problems: [
+        `is ${bytes} bytes of JSON; at most ${MAX_TRIGGER_BYTES} (it is echoed in every trigger_fired event)`,
+      ],
+    });
     return issues;
   }
   const evaluator = registry.get(type);

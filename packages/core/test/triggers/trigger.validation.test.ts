@@ -3,6 +3,8 @@ import {
   TriggerValidationError,
   etaBelowTrigger,
   validateTriggers,
+  MAX_TRIGGERS,
+  MAX_TRIGGER_BYTES,
   type FieldIssue,
   type TriggerEvaluator,
 } from '@robot-mcp-kit/core';
@@ -93,6 +95,18 @@ describe('validateTriggers', () => {
   it('accepts a validator that returns undefined', () => {
     const lax: TriggerEvaluator = { type: 'lax', evaluate: () => undefined, validate: () => undefined };
     expect(validateTriggers([{ type: 'lax' }], new TriggerRegistry([lax]))).toHaveLength(1);
+  });
+
+  it('bounds the number and the size of triggers', () => {
+    const many = Array.from({ length: MAX_TRIGGERS + 1 }, () => ({ type: 'eta_below', seconds: 1 }));
+    expect(issuesOf(many)).toEqual([
+      { field: 'triggers', problems: [`at most ${MAX_TRIGGERS} triggers per task, got ${MAX_TRIGGERS + 1}`] },
+    ]);
+    expect(validateTriggers(many.slice(0, MAX_TRIGGERS), registry)).toHaveLength(MAX_TRIGGERS);
+    const huge = { type: 'zone_entered', zone: 'x'.repeat(MAX_TRIGGER_BYTES) };
+    const issues = issuesOf([{ type: 'eta_below', seconds: 1 }, huge]);
+    expect(issues.map((i) => i.field)).toEqual(['triggers[1]']);
+    expect(issues[0]!.problems[0]).toMatch(new RegExp(`at most ${MAX_TRIGGER_BYTES}`));
   });
 
   it('formats a message naming the fields', () => {
