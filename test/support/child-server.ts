@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { expect } from '@jest/globals';
-import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 /** Helpers for smoke tests of a built server (`dist/main.js`) run as a child process. */
@@ -61,6 +62,37 @@ export class ChildServers {
     return { child, url, stderr };
   }
 
+  /**
+   * Connects an SDK client over stdio (the client spawns the server). `closeAndWait()` closes stdin
+   * and resolves `true` once the server process is gone (`false` if it is still there after 2 s).
+   */
+  async connectStdio(extra: Record<string, string> = {}): Promise<{
+    client: Client;
+    stderr: () => string;
+    closeAndWait: () => Promise<boolean>;
+  }> {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [this.main],
+      env: this.env(extra),
+      stderr: 'pipe',
+    });
+    let log = '';
+    transport.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    const client = new Client({ name: 'stdio-test', version: '1' });
+    await client.connect(transport);
+    const pid = transport.pid!;
+    return {
+      client,
+      stderr: () => log,
+      closeAndWait: async () => {
+        await client.close();
+        for (let i = 0; i < 100 && isAlive(pid); i += 1) await new Promise((r) => setTimeout(r, 20));
+        return !isAlive(pid);
+      },
+    };
+  }
+
   /** Registers a client to close in {@link cleanup}. */
   track(client: Client): Client {
     this.clients.push(client);
@@ -71,6 +103,16 @@ export class ChildServers {
   async cleanup(): Promise<void> {
     await Promise.allSettled(this.clients.splice(0).map((c) => c.close()));
     for (const child of this.children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  }
+}
+
+/** True while a process with this pid exists. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
   }
 }
 

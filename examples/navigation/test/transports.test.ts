@@ -3,7 +3,6 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { callJson as json, ChildServers, exitOf } from '../../../test/support/child-server.js';
 
@@ -32,22 +31,10 @@ async function drive(client: Client): Promise<void> {
 
 describe('the navigation example as a child process', () => {
   it('drives over stdio and exits when stdin closes', async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [servers.main],
-      env: servers.env(),
-      stderr: 'pipe',
-    });
-    let stderr = '';
-    transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
-    const client = new Client({ name: 'stdio-test', version: '1' });
-    await client.connect(transport);
+    const { client, stderr, closeAndWait } = await servers.connectStdio();
     await drive(client);
-    const pid = transport.pid!;
-    await client.close();
-    await new Promise((r) => setTimeout(r, 200));
-    expect(() => process.kill(pid, 0)).toThrow();
-    expect(stderr).toContain('server stopped');
+    expect(await closeAndWait()).toBe(true);
+    expect(stderr()).toContain('server stopped');
   });
 
   it('drives over SSE', async () => {

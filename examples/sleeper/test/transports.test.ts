@@ -3,7 +3,6 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ChildServers, exitOf } from '../../../test/support/child-server.js';
@@ -42,22 +41,11 @@ async function exercise(client: Client): Promise<void> {
 
 describe('the sleeper as a child process', () => {
   it('serves over stdio, keeps stdout for protocol messages, and exits 0 when stdin closes', async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [servers.main],
-      env: servers.env(),
-      stderr: 'pipe',
-    });
-    let stderr = '';
-    transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
-    const client = new Client({ name: 'stdio-test', version: '1' });
-    await client.connect(transport);
+    const { client, stderr, closeAndWait } = await servers.connectStdio();
     await exercise(client);
-    const pid = transport.pid!;
-    await client.close();
-    await new Promise((r) => setTimeout(r, 300));
-    expect(() => process.kill(pid, 0)).toThrow();
-    expect(stderr).toContain('MCP server on stdio');
+    expect(await closeAndWait()).toBe(true);
+    expect(stderr()).toContain('MCP server on stdio');
+    expect(stderr()).toContain('server stopped');
   });
 
   it('serves over SSE (GET /sse, POST /messages)', async () => {
