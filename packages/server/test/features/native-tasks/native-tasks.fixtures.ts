@@ -16,7 +16,6 @@ import {
   MemoryLogger,
   TaskError,
   type TaskContext,
-  type TaskEvent,
 } from '@robot-mcp-kit/core';
 import {
   bootstrap,
@@ -28,6 +27,7 @@ import {
   type RobotMcpApp,
   Tool,
 } from '@robot-mcp-kit/server';
+import { textOf, until } from '../../fixtures/harness.js';
 
 export class MoveArgs {
   @JSONSchema({ description: 'Steps to move (each waits for the test to open a gate)' })
@@ -198,23 +198,7 @@ export async function openGate(arm: ArmServer): Promise<void> {
   arm.gates.shift()?.();
 }
 
-/** Waits until `predicate` holds, polling on real time (for work in the background). */
-export async function until(predicate: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-export function eventsOf(events: InMemoryEventTransport, taskId: string): TaskEvent[] {
-  return events.events.filter((e) => e.task_id === taskId);
-}
-
-export function textOf(result: CallToolResult): string {
-  const first = result.content[0];
-  return first && first.type === 'text' ? first.text : '';
-}
+export { eventsOf, textOf, until } from '../../fixtures/harness.js';
 
 /** The JSON of a reconciliation tool's text result. */
 export async function toolJson(
