@@ -88,5 +88,7 @@ export {
 } from './tasks/task.error.js';
 export type { TaskErrorOptions } from './tasks/task.error.js';
 export { TaskManager } from './tasks/task-manager.js';
+export { ManagedTaskControl } from './tasks/task-control.js';
+export type { CancelAllOptions, TaskControl, TaskListFilter } from './tasks/task-control.js';
 export type { TaskManagerOptions } from './tasks/task-manager.options.js';
 export { MAX_PAYLOAD_BYTES } from './tasks/task-json.util.js';

@@ -27,6 +27,8 @@ export interface TaskInfoInit {
   progress?: JsonObject | null;
   result?: JsonObject | null;
   failure?: TaskFailure | null;
+  body_running?: boolean;
+  overran_grace?: boolean;
 }
 
 /** The wire form of a TaskInfo: every field present, `null` where unset. */
@@ -42,6 +44,10 @@ export interface TaskInfoJson {
   progress: JsonObject | null;
   result: JsonObject | null;
   failure: ReturnType<TaskFailure['toJSON']> | null;
+  /** Only on a `cancelled` task whose body has not stopped yet (absent once it stopped). */
+  body_running?: true;
+  /** Only with `body_running`: the body is still running after the cancel grace (default 5 s). */
+  overran_grace?: true;
 }
 
 /** A task as the reconciliation tools report it (spec §4.1). */
@@ -88,6 +94,19 @@ export class TaskInfo {
   @Type(() => TaskFailure)
   failure: TaskFailure | null = null;
 
+  /**
+   * Set only on a `cancelled` task whose body has not stopped yet: the state is already `cancelled`
+   * (spec §3.3) but the work may still be moving the robot. Absent (undefined) once the body exited.
+   */
+  @IsOptional()
+  @IsIn([true])
+  body_running?: true;
+
+  /** Set with `body_running` once the body outlived the cancel grace: it ignores cancellation. */
+  @IsOptional()
+  @IsIn([true])
+  overran_grace?: true;
+
   static create(init: TaskInfoInit): TaskInfo {
     const info = new TaskInfo();
     info.task_id = init.task_id;
@@ -101,6 +120,10 @@ export class TaskInfo {
     info.progress = init.progress ?? null;
     info.result = init.result ?? null;
     info.failure = init.failure ?? null;
+    if (init.body_running) {
+      info.body_running = true;
+      if (init.overran_grace) info.overran_grace = true;
+    }
     return info;
   }
 
@@ -117,6 +140,8 @@ export class TaskInfo {
       progress: this.progress,
       result: this.result,
       failure: this.failure ? this.failure.toJSON() : null,
+      ...(this.body_running ? { body_running: true as const } : {}),
+      ...(this.body_running && this.overran_grace ? { overran_grace: true as const } : {}),
     };
   }
 }

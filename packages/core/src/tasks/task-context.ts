@@ -10,9 +10,10 @@ import { deepFreeze, describeValue, errorMessage, toFrozenJsonObject } from './t
 import { type TaskRecord } from './task-record.js';
 import { type TaskContext } from './task.types.js';
 import { TriggerTracker } from './task-triggers.js';
+import { ManagedTaskControl, type TaskControl, type TaskControlHost } from './task-control.js';
 
 /** What a task context needs from its manager. */
-export interface TaskHost {
+export interface TaskHost extends TaskControlHost {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly registry: TriggerRegistry;
@@ -34,6 +35,7 @@ export class ManagedTaskContext implements TaskContext {
   readonly tool: string;
   readonly triggers: readonly Trigger[];
   private readonly tracker: TriggerTracker;
+  private control: TaskControl | undefined;
 
   constructor(
     private readonly host: TaskHost,
@@ -48,6 +50,11 @@ export class ManagedTaskContext implements TaskContext {
   /** Created on first use: Node builds an AbortSignal lazily, and that costs ~5 µs per task start. */
   get signal(): AbortSignal {
     return this.record.controller.signal;
+  }
+
+  /** Built on first use, like the signal: most bodies never control other tasks. */
+  get tasks(): TaskControl {
+    return (this.control ??= new ManagedTaskControl(this.host, this.taskId));
   }
 
   async progress(payload: JsonObject): Promise<void> {

@@ -1,9 +1,17 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { RobotMcpKitError } from '../errors/kit.error.js';
 
-/** The `<server-short>` part of task ids: the first 4 characters of the server name. */
+/**
+ * The `<server-short>` part of task ids (spec §3.1): the first 4 characters of the server name,
+ * as the spec's `name[:4]` (`navigation` → `navi`), skipping punctuation, spaces and signs so the
+ * id stays readable (`arm-m8` → `armm-b4bba2`, not `arm--b4bba2`). A shorter name gives a shorter
+ * prefix (`ur5` → `ur5-…`); a name made only of skipped characters gives `task`.
+ */
 export function taskIdPrefix(serverName: string): string {
-  return Array.from(serverName).slice(0, 4).join('');
+  const prefix = Array.from(serverName.replace(/[\p{P}\p{Z}\p{C}\p{Sm}\p{Sc}\p{Sk}]+/gu, ''))
+    .slice(0, 4)
+    .join('');
+  return prefix === '' ? 'task' : prefix;
 }
 
 const MASK = 0xffffff;

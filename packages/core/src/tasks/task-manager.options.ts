@@ -15,8 +15,16 @@ export interface TaskManagerOptions {
   triggers?: TriggerRegistry;
   /** How many finished tasks stay readable with get/list (oldest evicted first). Default 200. */
   maxFinishedRetained?: number;
-  /** How long cancel waits for a cancelled body to settle, in ms. Default 5000. */
+  /**
+   * How long a cancelled body may take to stop before it is reported as ignoring cancellation
+   * (`overran_grace: true` and a warning), and how long shutdown waits for it, in ms. Default 5000.
+   */
   cancelGraceMs?: number;
+  /**
+   * How long `cancel` waits for the body to stop before it answers, in ms (at most
+   * `cancelGraceMs`); a body still running then is reported with `body_running: true`. Default 250.
+   */
+  cancelReplyMs?: number;
   clock?: Clock;
   logger?: Logger;
 }
@@ -28,6 +36,7 @@ export interface ResolvedTaskManagerOptions {
   triggers: TriggerRegistry;
   maxFinishedRetained: number;
   cancelGraceMs: number;
+  cancelReplyMs: number;
   clock: Clock;
   logger: Logger;
 }
@@ -54,6 +63,7 @@ export function resolveTaskManagerOptions(options: TaskManagerOptions): Resolved
     triggers = TriggerRegistry.withBuiltins(),
     maxFinishedRetained = 200,
     cancelGraceMs = 5000,
+    cancelReplyMs = 250,
     clock = systemClock,
     logger = silentLogger,
   } = options;
@@ -84,6 +94,12 @@ export function resolveTaskManagerOptions(options: TaskManagerOptions): Resolved
       `expected a number of milliseconds >= 0 (default 5000), got ${describeValue(cancelGraceMs)}`,
     );
   }
+  if (typeof cancelReplyMs !== 'number' || !Number.isFinite(cancelReplyMs) || cancelReplyMs < 0) {
+    throw new ConfigError(
+      'cancelReplyMs',
+      `expected a number of milliseconds >= 0 (default 250), got ${describeValue(cancelReplyMs)}`,
+    );
+  }
   if (!hasMethods(clock, ['now', 'setTimeout', 'clearTimeout'])) {
     throw new ConfigError(
       'clock',
@@ -96,5 +112,14 @@ export function resolveTaskManagerOptions(options: TaskManagerOptions): Resolved
       `expected a Logger { error, warn, info, debug }, got ${describeValue(logger)}`,
     );
   }
-  return { serverName, poster, triggers, maxFinishedRetained, cancelGraceMs, clock, logger };
+  return {
+    serverName,
+    poster,
+    triggers,
+    maxFinishedRetained,
+    cancelGraceMs,
+    cancelReplyMs,
+    clock,
+    logger,
+  };
 }

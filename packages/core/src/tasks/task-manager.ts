@@ -15,7 +15,8 @@ import { newEventId, newTaskId, taskIdPrefix } from './task-id.js';
 import { deepFreeze, describeValue, errorMessage, toFrozenJsonObject } from './task-json.util.js';
 import { resolveTaskManagerOptions, type TaskManagerOptions } from './task-manager.options.js';
 import { TaskRecord } from './task-record.js';
-import { awaitCancelledBody, internalFailure } from './task-outcome.js';
+import { awaitCancelledBody, internalFailure, waitAtMost } from './task-outcome.js';
+import { ManagedTaskControl, type TaskControl } from './task-control.js';
 import { checkStartArguments, checkStates } from './task-arguments.js';
 import { FinishedQueue } from './task-retention.js';
 import { type StartTaskOptions, type TaskBody, type TaskChange, type TaskListener } from './task.types.js';
@@ -33,11 +34,13 @@ export class TaskManager implements TaskHost {
   private readonly poster: EventSink;
   private readonly maxFinishedRetained: number;
   private readonly cancelGraceMs: number;
+  private readonly cancelReplyMs: number;
   private readonly idPrefix: string;
   private readonly tasks = new Map<string, TaskRecord>();
   private readonly finishedQueue = new FinishedQueue();
   private readonly listeners = new Set<TaskListener>();
   private running = 0;
+  private controlView: TaskControl | undefined;
   private closing: Promise<void> | undefined;
 
   constructor(options: TaskManagerOptions) {
@@ -47,9 +50,18 @@ export class TaskManager implements TaskHost {
     this.registry = resolved.triggers;
     this.maxFinishedRetained = resolved.maxFinishedRetained;
     this.cancelGraceMs = resolved.cancelGraceMs;
+    this.cancelReplyMs = Math.min(resolved.cancelReplyMs, resolved.cancelGraceMs);
     this.clock = resolved.clock;
     this.logger = resolved.logger;
     this.idPrefix = taskIdPrefix(this.serverName);
+  }
+
+  /**
+   * List and cancel this server's tasks — one, several (`cancelAll({ taskIds })`), all of a tool's
+   * or all — returning what was cancelled; what `ctx.tasks` of tools and task bodies is built on.
+   */
+  get control(): TaskControl {
+    return (this.controlView ??= new ManagedTaskControl(this));
   }
 
   /** Tasks in the `running` state. */
@@ -80,7 +92,7 @@ export class TaskManager implements TaskHost {
       .catch((error: unknown) => {
         this.logger.error('task bookkeeping failed', { task_id: id, error: errorMessage(error) });
         // A hostile outcome (a thrown Proxy, a throwing getter) must not leave the task running.
-        record.bodySettled = true;
+        this.bodyStopped(record);
         if (record.finished) return;
         const why = `the task body of "${tool}" threw a value that cannot be inspected (${errorMessage(error)})`;
         this.finish(record, 'failed', internalFailure(why));
@@ -104,9 +116,12 @@ export class TaskManager implements TaskHost {
   }
 
   /**
-   * Cancels a running task: aborts its signal with a {@link TaskCancelledError}, marks it
-   * `cancelled` at once (no terminal event; later events of its body are dropped) and waits up to
-   * `cancelGraceMs` for the body to settle. Idempotent; a finished task is returned unchanged.
+   * Cancels a running task: aborts its signal with a {@link TaskCancelledError} and marks it
+   * `cancelled` at once (no terminal event; later events of its body are dropped). Answers as soon
+   * as the body stopped, or after `cancelReplyMs` (default 250) if it has not: the returned TaskInfo
+   * then says `body_running: true`, and keeps saying so — with `overran_grace: true` once
+   * `cancelGraceMs` (default 5000) passed, and a warning logged — until the body exits.
+   * Idempotent; a finished task is returned unchanged.
    */
   async cancel(taskId: string): Promise<TaskInfo | undefined> {
     const record = this.tasks.get(taskId);
@@ -115,7 +130,9 @@ export class TaskManager implements TaskHost {
       this.markCancelled(record, new TaskCancelledError(record.id));
       record.cancelWait = awaitCancelledBody(record, this.clock, this.cancelGraceMs, this.logger);
     }
-    if (record.cancelWait) await record.cancelWait;
+    if (record.cancelWait && !record.bodySettled) {
+      await waitAtMost(record.cancelWait, this.clock, this.cancelReplyMs);
+    }
     return record.snapshot();
   }
 
@@ -158,7 +175,13 @@ export class TaskManager implements TaskHost {
 
   private async close(flush: boolean): Promise<void> {
     const pending = [...this.tasks.values()].filter((r) => !r.finished || (r.cancelWait && !r.bodySettled));
-    await Promise.all(pending.map((r) => this.cancel(r.id)));
+    // Shutdown waits the whole grace for each body (cancel itself answers sooner).
+    await Promise.all(
+      pending.map(async (r) => {
+        await this.cancel(r.id);
+        await r.cancelWait;
+      }),
+    );
     const sink = this.poster as EventSink & { aclose?: unknown };
     if (flush && typeof sink.aclose === 'function') await (sink.aclose as () => Promise<unknown>).call(sink);
   }
@@ -210,12 +233,26 @@ export class TaskManager implements TaskHost {
     try {
       value = await body(ctx);
     } catch (error) {
-      record.bodySettled = true;
+      this.bodyStopped(record);
       this.onBodyError(record, error);
       return;
     }
-    record.bodySettled = true;
+    this.bodyStopped(record);
     this.onBodyResult(record, value);
+  }
+
+  /** Records that the body settled; a cancelled task's TaskInfo stops saying `body_running`. */
+  private bodyStopped(record: TaskRecord): void {
+    if (record.bodySettled) return;
+    const wasRunning = record.bodyRunningAfterCancel;
+    record.bodySettled = true;
+    if (!wasRunning) return;
+    record.updatedAtMs = this.clock.now();
+    this.logger.info(`task ${record.id} (${record.tool}): its body stopped after cancellation`, {
+      task_id: record.id,
+      tool: record.tool,
+      overran_grace: record.overranGrace,
+    });
   }
 
   private onBodyResult(record: TaskRecord, value: unknown): void {

@@ -10,7 +10,8 @@ export function internalFailure(message: string): TaskFailure {
 
 /**
  * Resolves when the cancelled task's body settled, or after `graceMs` on `clock` with a warning
- * that the body ignored cancellation (it may keep running; its events are dropped).
+ * that the body ignored cancellation and `record.overranGrace` set (its TaskInfo then says
+ * `overran_grace: true` until the body exits; its events are dropped).
  */
 export function awaitCancelledBody(
   record: TaskRecord,
@@ -24,10 +25,12 @@ export function awaitCancelledBody(
     const timer = clock.setTimeout(() => {
       if (done) return;
       done = true;
+      record.overranGrace = true;
       logger.warn(
         `task ${record.id} (${record.tool}) ignored cancellation: its body was still running ` +
-          `${graceMs} ms after cancel; its events are dropped. Pass ctx.signal to what it ` +
-          'awaits, or call ctx.throwIfCancelled() between steps',
+          `${graceMs} ms after cancel; its TaskInfo says body_running and overran_grace until it exits, ` +
+          'and its events are dropped. Pass ctx.signal to what it awaits, or call ' +
+          'ctx.throwIfCancelled() between steps',
         { task_id: record.id, tool: record.tool },
       );
       resolve();
@@ -38,5 +41,17 @@ export function awaitCancelledBody(
       clock.clearTimeout(timer);
       resolve();
     });
+  });
+}
+
+/** Resolves when `promise` settles or after `ms` on `clock`, whichever comes first. Never rejects. */
+export function waitAtMost(promise: Promise<unknown>, clock: Clock, ms: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = clock.setTimeout(resolve, ms);
+    const done = (): void => {
+      clock.clearTimeout(timer);
+      resolve();
+    };
+    promise.then(done, done);
   });
 }

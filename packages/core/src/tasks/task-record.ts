@@ -19,8 +19,10 @@ export class TaskRecord {
   bodySettled = false;
   /** Resolves once the body settled and its outcome was recorded. Never rejects. */
   settled: Promise<void> = Promise.resolve();
-  /** The shared wait of concurrent cancels. */
+  /** Resolves when a cancelled body stopped, or when the cancel grace ran out (shared by cancels). */
   cancelWait: Promise<void> | undefined;
+  /** True once a cancelled body was still running when the cancel grace ran out. */
+  overranGrace = false;
   /** Why the task was cancelled, once it was: pending and later `ctx.sleep` calls reject with it. */
   cancelReason: unknown = undefined;
   /**
@@ -50,6 +52,11 @@ export class TaskRecord {
     for (const hook of hooks) hook(reason);
   }
 
+  /** Cancelled, but the body has not stopped yet: the work may still be acting. */
+  get bodyRunningAfterCancel(): boolean {
+    return this.state === 'cancelled' && !this.bodySettled;
+  }
+
   get finished(): boolean {
     return this.state !== 'running';
   }
@@ -68,6 +75,7 @@ export class TaskRecord {
       progress: this.progress,
       result: this.result,
       failure: this.failure ? TaskFailure.create(this.failure) : null,
+      ...(this.bodyRunningAfterCancel ? { body_running: true, overran_grace: this.overranGrace } : {}),
     });
   }
 }

@@ -3,6 +3,7 @@ import { type TaskEvent } from '../models/task-event.model.js';
 import { type TaskInfo } from '../models/task-info.model.js';
 import { type TaskState } from '../models/schema.js';
 import { type Trigger } from '../triggers/trigger.types.js';
+import { type TaskControl } from './task-control.js';
 
 /** Handed to every task body. */
 export interface TaskContext {
@@ -25,6 +26,11 @@ export interface TaskContext {
   throwIfCancelled(): void;
   /** Waits `ms` on the manager's clock; rejects at once when the task is cancelled. */
   sleep(ms: number): Promise<void>;
+  /**
+   * Lists and cancels this server's tasks (e.g. a new motion cancelling the previous one);
+   * `cancelAll` never cancels the calling task itself.
+   */
+  readonly tasks: TaskControl;
 }
 
 /** The real work of a long-running tool. Returns the result object (`task_done {"result": ...}`). */

@@ -8,6 +8,15 @@ describe('task ids', () => {
     expect(taskIdPrefix('😀😀😀😀😀')).toBe('😀😀😀😀');
   });
 
+  it('skips punctuation and spaces so short or punctuated names stay readable', () => {
+    expect(taskIdPrefix('arm-m8')).toBe('armm');
+    expect(taskIdPrefix('ur5')).toBe('ur5');
+    expect(taskIdPrefix('my_robot')).toBe('myro');
+    expect(taskIdPrefix('a.b c+d')).toBe('abcd');
+    expect(taskIdPrefix('--')).toBe('task');
+    expect(newTaskId(taskIdPrefix('arm-m8'), () => false)).toMatch(/^armm-[0-9a-f]{6}$/);
+  });
+
   it('draws 6 lowercase hex digits', () => {
     for (let i = 0; i < 100; i += 1) expect(randomHex6()).toMatch(/^[0-9a-f]{6}$/);
     expect(newTaskId('nav', () => false)).toMatch(/^nav-[0-9a-f]{6}$/);

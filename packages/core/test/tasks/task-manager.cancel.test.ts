@@ -125,7 +125,7 @@ describe('TaskManager.cancel', () => {
     await expect(manager.cancel('navi-000000')).resolves.toBeUndefined();
   });
 
-  it('waits the grace for a body that ignores cancellation, then warns', async () => {
+  it('answers promptly for a body that ignores cancellation and reports it running until it exits', async () => {
     const { manager, clock, logger, sink } = setup(5000);
     const release = gate();
     const info = manager.start('navigate_to', async (ctx) => {
@@ -141,22 +141,80 @@ describe('TaskManager.cancel', () => {
     });
     const concurrent = manager.cancel(info.task_id);
     expect(manager.get(info.task_id)?.state).toBe('cancelled');
-    await clock.advance(4999);
+    // The reply comes after the short reply wait (250 ms), not after the 5 s grace.
+    await clock.advance(249);
     expect(resolved).toBe(false);
-    expect(logger.at('warn')).toHaveLength(0);
     await clock.advance(1);
     expect(resolved).toBe(true);
-    expect((await cancelling)?.state).toBe('cancelled');
-    expect((await concurrent)?.state).toBe('cancelled');
+    const reply = await cancelling;
+    expect(reply?.state).toBe('cancelled');
+    expect(reply?.toJSON()).toMatchObject({ state: 'cancelled', body_running: true });
+    expect(reply?.toJSON()).not.toHaveProperty('overran_grace');
+    expect((await concurrent)?.body_running).toBe(true);
+    expect(logger.at('warn')).toHaveLength(0);
+
+    await clock.advance(4750);
     const warnings = logger.at('warn', 'ignored cancellation');
     expect(warnings).toHaveLength(1);
     expect(warnings[0]?.meta.task_id).toBe(info.task_id);
     expect(warnings[0]?.message).toContain('5000 ms');
+    expect(manager.get(info.task_id)?.toJSON()).toMatchObject({
+      state: 'cancelled',
+      body_running: true,
+      overran_grace: true,
+    });
+    expect(manager.list(['cancelled'])[0]?.overran_grace).toBe(true);
+    expect((await manager.cancel(info.task_id))?.overran_grace).toBe(true);
 
     release.open();
     await settle();
     expect(sink.of(info.task_id)).toEqual([]);
-    expect(manager.get(info.task_id)?.state).toBe('cancelled');
+    const after = manager.get(info.task_id)?.toJSON();
+    expect(after?.state).toBe('cancelled');
+    expect(after).not.toHaveProperty('body_running');
+    expect(after).not.toHaveProperty('overran_grace');
+    expect(logger.at('info', 'its body stopped after cancellation')).toHaveLength(1);
+  });
+
+  it('reports a cooperative body as stopped in the cancel reply (no body_running)', async () => {
+    const { manager } = setup();
+    const info = manager.start('navigate_to', (ctx) => ctx.sleep(60_000).then(() => ({})));
+    await settle();
+    const reply = await manager.cancel(info.task_id);
+    expect(reply?.toJSON()).not.toHaveProperty('body_running');
+    expect(Object.keys(reply?.toJSON() ?? {})).toEqual([
+      'task_id',
+      'server',
+      'tool',
+      'state',
+      'created_at',
+      'updated_at',
+      'triggers',
+      'est_duration_s',
+      'progress',
+      'result',
+      'failure',
+    ]);
+  });
+
+  it('makes aclose wait the whole grace for a body that ignores cancellation', async () => {
+    const { manager, clock } = setup(5000);
+    const release = gate();
+    manager.start('navigate_to', async () => {
+      await release.promise;
+      return {};
+    });
+    await settle();
+    let closed = false;
+    const closing = manager.aclose().then(() => {
+      closed = true;
+    });
+    await clock.advance(4999);
+    expect(closed).toBe(false);
+    await clock.advance(1);
+    await closing;
+    expect(closed).toBe(true);
+    release.open();
   });
 
   it('shares one wait between concurrent cancels of a cooperative body', async () => {
