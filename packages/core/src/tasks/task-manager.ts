@@ -137,6 +137,16 @@ export class TaskManager implements TaskHost {
   }
 
   /**
+   * Resolves when the task's body has stopped (returned or thrown); at once for an unknown task or
+   * a body that already stopped. Never rejects. `cancel` answers sooner: wait on this for the work
+   * itself to be over (shutdown, session clean-up).
+   */
+  whenStopped(taskId: string): Promise<void> {
+    const record = this.tasks.get(taskId);
+    return !record || record.bodySettled ? Promise.resolve() : record.settled;
+  }
+
+  /**
    * Forgets a finished task at once, before `maxFinishedRetained` would evict it (native MCP tasks
    * whose TTL expired): get/list no longer report it. Returns false, forgetting nothing, when the
    * task is unknown, still running, or cancelled with its body still settling.

@@ -85,7 +85,8 @@ export async function cancelSessionTasks(
   });
   if (ids.length === 0) return [];
   const settled = await settleWithin(
-    ids.map((id) => deps.taskManager.cancel(id)),
+    // cancel answers promptly; the clean-up waits (bounded) for the bodies themselves to stop.
+    ids.map((id) => deps.taskManager.cancel(id).then(() => deps.taskManager.whenStopped(id))),
     deadlineMs,
     deps.clock,
   );

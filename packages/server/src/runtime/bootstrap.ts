@@ -43,7 +43,7 @@ export interface BootstrapOptions<T extends object = object> {
   /** Poster tuning (queue size, delivery lanes). */
   poster?: { maxQueue?: number; lanes?: number; maxInFlight?: number };
   /** TaskManager tuning. */
-  tasks?: { maxFinishedRetained?: number; cancelGraceMs?: number };
+  tasks?: { maxFinishedRetained?: number; cancelGraceMs?: number; cancelReplyMs?: number };
   /** Transport overrides; default from `MCP_TRANSPORT`, `MCP_HOST`, `MCP_PORT`. */
   transport?: Partial<TransportConfig>;
   /** Extra protocol surface installed on every session. */

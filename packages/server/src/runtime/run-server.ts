@@ -2,6 +2,7 @@ import { ConfigError, RobotMcpKitError } from '@robot-mcp-kit/core';
 import { parseToolPatterns } from '../features/safety/tool-patterns.js';
 import { bootstrap, type BootstrapOptions, type CapabilityServerClass } from './bootstrap.js';
 import { type ListenInfo, type RobotMcpApp } from './robot-mcp-app.js';
+import { checkLogLevel } from './server-config.js';
 
 /** Options of {@link runServer}. */
 export interface RunServerOptions<T extends object> extends BootstrapOptions<T> {
@@ -68,6 +69,7 @@ export async function runServer<T extends object>(
   let info: ListenInfo;
   try {
     const flags = parseServerArgs(options.argv ?? process.argv.slice(2));
+    if (!options.logger) checkLogLevel(options.env ?? process.env);
     app = bootstrap(ServerClass, {
       ...options,
       ...(flags.readOnly ? { readOnly: true } : {}),
@@ -75,8 +77,7 @@ export async function runServer<T extends object>(
     });
     info = await app.listen();
   } catch (err) {
-    const message =
-      err instanceof RobotMcpKitError ? `${err.code}: ${err.message}` : String((err as Error)?.stack ?? err);
+    const message = startErrorMessage(err);
     process.stderr.write(`robot-mcp-kit: cannot start ${ServerClass.name}: ${message}\n`);
     exit(1);
     throw err;
@@ -111,4 +112,24 @@ export async function runServer<T extends object>(
     process.stdin.once('close', () => stop('stdin closed'));
   }
   return { app, info };
+}
+
+/** One line for a start-up error: kit errors and a port in use with their fix, anything else with its stack. */
+function startErrorMessage(err: unknown): string {
+  const listenError = err as { code?: unknown; port?: unknown; address?: unknown };
+  if (listenError?.code === 'EADDRINUSE' || listenError?.code === 'EACCES') {
+    const where = String(listenError.address ?? 'MCP_HOST');
+    const problem =
+      listenError.code === 'EADDRINUSE'
+        ? `port ${String(listenError.port)} on ${where} is already in use (is another server still running?)`
+        : `no permission to listen on port ${String(listenError.port)} on ${where} (ports below 1024 need privileges)`;
+    const config = new ConfigError(
+      'MCP_PORT',
+      `${problem}; stop the other process, or set MCP_PORT to a free port (0 picks one), or MCP_HOST to another address`,
+    );
+    return `${config.code}: ${config.message}`;
+  }
+  return err instanceof RobotMcpKitError
+    ? `${err.code}: ${err.message}`
+    : String((err as Error)?.stack ?? err);
 }

@@ -37,3 +37,20 @@ export function transportConfigFromEnv(
   }
   return { kind: kind as TransportKind, host, port: rawPort };
 }
+
+/** The levels `LOG_LEVEL` may name. */
+export const LOG_LEVELS: readonly string[] = ['error', 'warn', 'info', 'debug'];
+
+/**
+ * Checks `LOG_LEVEL` (any case; unset or empty means info): the logger would silently fall back to
+ * info on a level it does not know, e.g. `verbose`.
+ * @throws ConfigError naming the variable and the levels
+ */
+export function checkLogLevel(env: NodeJS.ProcessEnv = process.env): void {
+  const level = env.LOG_LEVEL?.trim();
+  if (!level || LOG_LEVELS.includes(level.toLowerCase())) return;
+  throw new ConfigError(
+    'LOG_LEVEL',
+    `"${level}" is not a log level; use one of ${LOG_LEVELS.join(', ')} (debug is the most verbose), or unset it for info`,
+  );
+}

@@ -11,7 +11,9 @@ import {
 } from '../metadata/definitions.types.js';
 import { METADATA_KEYS } from '../metadata/metadata.keys.js';
 import { type RecordedLongRunningTool, type RecordedTool } from '../metadata/recorded-metadata.types.js';
+import { checkDtoIsDecorated, missingMetadataError } from './dto.check.js';
 import { readMethodMetadata, scanMethodNames } from './method.scanner.js';
+import { NoArgs } from './no-args.dto.js';
 import { TOOL_NAME, toSnakeCase } from './naming.js';
 
 type Target = abstract new (...args: never[]) => unknown;
@@ -150,28 +152,36 @@ function common(target: Target, methodName: string, args: Readonly<ToolArgsBase>
   return { name, description: args.description, title: args.title, annotations, actuates, methodName };
 }
 
-function findDto(target: Target, methodName: string, args: Readonly<ToolArgsBase>): DtoClass {
+/** The DTO class of a tool's arguments; undefined for {@link NoArgs}. */
+function findDto(target: Target, methodName: string, args: Readonly<ToolArgsBase>): DtoClass | undefined {
+  const where = `${target.name}.${methodName}`;
+  if (args.args === NoArgs) return undefined;
   if (args.args !== undefined) {
     if (typeof args.args !== 'function' || NOT_A_DTO.has(args.args)) {
       throw new DecorationError(
-        `${target.name}.${methodName}`,
+        where,
         '`args` is not a DTO class',
         'pass a class with class-validator decorators',
       );
     }
+    checkDtoIsDecorated(args.args, where);
     return args.args;
   }
   const paramTypes = Reflect.getMetadata('design:paramtypes', target.prototype as object, methodName) as
     unknown[] | undefined;
-  const first = paramTypes?.[0];
+  if (paramTypes === undefined) throw missingMetadataError(where, methodName);
+  const first = paramTypes[0];
+  if (first === NoArgs) return undefined;
   if (typeof first !== 'function' || NOT_A_DTO.has(first)) {
     throw new DecorationError(
-      `${target.name}.${methodName}`,
+      where,
       'cannot find the DTO class of its arguments (the first parameter is not typed with a class)',
       'type the first parameter with a class whose properties carry class-validator decorators ' +
-        '(e.g. "args: NavigateArgs"), or pass it explicitly: { args: NavigateArgs }',
+        '(e.g. "args: NavigateArgs"), or pass it explicitly: { args: NavigateArgs }; a tool without ' +
+        'arguments that needs its context takes "_args: NoArgs, ctx: ToolCallContext"',
     );
   }
+  checkDtoIsDecorated(first as DtoClass, where);
   return first as DtoClass;
 }
 

@@ -4,6 +4,7 @@ import {
   TaskError,
   type TaskContext,
   type TaskInfo,
+  type TaskControl,
   type TaskManager,
   type JsonObject,
 } from '@robot-mcp-kit/core';
@@ -25,6 +26,12 @@ export interface ToolCallContext {
   /** Aborted when the client cancels the request. */
   readonly signal: AbortSignal;
   readonly logger: Logger;
+  /**
+   * This server's tasks, whichever session started them: `list({ tool, state })`, `get(id)`,
+   * `cancel(id)` and `cancelAll({ tool, taskIds, except })`, which returns the TaskInfo of each
+   * task it cancelled — what an `emergency_stop` tool calls (docs/authoring.md).
+   */
+  readonly tasks: TaskControl;
 }
 
 export interface DecoratedToolsDeps {
@@ -53,7 +60,12 @@ function plainTool(definition: PlainToolDefinition, deps: DecoratedToolsDeps): R
     async call(raw: unknown, call: ToolCall): Promise<CallToolResult> {
       try {
         const args = await validateArguments(definition.name, definition.dto, raw);
-        const context: ToolCallContext = { sessionId: call.session.id, signal: call.extra.signal, logger };
+        const context: ToolCallContext = {
+          sessionId: call.session.id,
+          signal: call.extra.signal,
+          logger,
+          tasks: deps.taskManager.control,
+        };
         return normalizeToolResult(await method.call(deps.instance, args, context));
       } catch (err) {
         return errorResult(definition.name, err, logger);
@@ -90,11 +102,35 @@ function longRunningTool(definition: LongRunningToolDefinition, deps: DecoratedT
     start,
     async call(raw: unknown, call: ToolCall): Promise<CallToolResult> {
       try {
-        return taskInfoResult(await start(raw, call));
+        return withUnrecognisedTriggers(taskInfoResult(await start(raw, call)), deps.triggerTypes);
       } catch (err) {
         return errorResult(definition.name, err, logger);
       }
     },
+  };
+}
+
+/**
+ * Adds `unrecognised_triggers` (the trigger types no evaluator handles: they will never fire, the
+ * spec only asks for a warning log) and `known_trigger_types` to a task-start result, so the agent
+ * sees a misspelled type at once instead of waiting for it forever.
+ */
+export function withUnrecognisedTriggers(
+  result: CallToolResult,
+  known: readonly { type: string }[],
+): CallToolResult {
+  const info = result.structuredContent as { triggers?: unknown } | undefined;
+  const triggers = Array.isArray(info?.triggers) ? (info.triggers as { type?: unknown }[]) : [];
+  const knownTypes = known.map((t) => t.type);
+  const unknown = [
+    ...new Set(triggers.map((t) => String(t?.type)).filter((type) => !knownTypes.includes(type))),
+  ];
+  if (unknown.length === 0 || !info) return result;
+  const structured = { ...info, unrecognised_triggers: unknown, known_trigger_types: knownTypes };
+  return {
+    ...result,
+    content: [{ type: 'text', text: JSON.stringify(structured) }],
+    structuredContent: structured,
   };
 }
 

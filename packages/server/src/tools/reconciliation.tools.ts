@@ -79,7 +79,8 @@ export function createReconciliationTools(
     tool(
       'cancel_task',
       'Cancels a running task and returns {"task_id": ..., "state": ...}; cancelling a finished task returns ' +
-        'its final state unchanged. Idempotent.',
+        'its final state unchanged. Idempotent. "body_running": true means the task is cancelled but its work ' +
+        'has not stopped yet ("overran_grace": true: it ignores cancellation); get_task shows when it stopped.',
       CancelTaskArgs,
       {
         title: 'Cancel task',
@@ -90,7 +91,14 @@ export function createReconciliationTools(
       },
       async (args) => {
         const info = await taskManager.cancel(args.task_id as string);
-        return info ? { task_id: info.task_id, state: info.state } : { error: 'not_found' };
+        if (!info) return { error: 'not_found' };
+        // A cancelled task whose body has not stopped says so (docs/core.md, "Cancellation").
+        const { body_running, overran_grace } = info.toJSON();
+        return {
+          task_id: info.task_id,
+          state: info.state,
+          ...(body_running ? { body_running, ...(overran_grace ? { overran_grace } : {}) } : {}),
+        };
       },
     ),
     tool(

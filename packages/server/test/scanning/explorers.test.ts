@@ -157,6 +157,62 @@ describe('decoration mistakes fail at bootstrap with a fix', () => {
     expectDecorationError(() => bootstrap(NoDto, { env: {} }), /NoDto\.run/, /DTO/, /\{ args: /);
   });
 
+  it('an argument class with no validation decorators, naming the class and its properties', () => {
+    class MoveJointArgs {
+      joint = '';
+      angle_deg = 0;
+    }
+    @CapabilityServer({ name: 'arm', version: '1' })
+    class Arm {
+      @Tool({ description: 'Move one joint', actuates: true })
+      moveJoint(_args: MoveJointArgs): string {
+        return '';
+      }
+    }
+    expectDecorationError(
+      () => bootstrap(Arm, { env: {} }),
+      /Arm\.moveJoint/,
+      /MoveJointArgs has no class-validator decorators/,
+      /joint, angle_deg/,
+      /@IsString\(\) joint!: string/,
+    );
+    class BareArgs {
+      joint!: string;
+    }
+    @CapabilityServer({ name: 'arm2', version: '1' })
+    class Arm2 {
+      @LongRunningTool({ description: 'Move', args: BareArgs })
+      async move(): Promise<JsonObject> {
+        return {};
+      }
+    }
+    expectDecorationError(
+      () => bootstrap(Arm2, { env: {} }),
+      /Arm2\.move/,
+      /BareArgs has no class-validator/,
+    );
+  });
+
+  it('missing decorator metadata (tsx/esbuild), naming emitDecoratorMetadata and the fix', () => {
+    // What esbuild emits: the decorators run, but no design:paramtypes is recorded.
+    class Esbuilt {
+      async grasp(_args: unknown, _ctx: TaskContext): Promise<JsonObject> {
+        return {};
+      }
+    }
+    const descriptor = Object.getOwnPropertyDescriptor(Esbuilt.prototype, 'grasp')!;
+    LongRunningTool({ description: 'Grasp' })(Esbuilt.prototype, 'grasp', descriptor);
+    CapabilityServer({ name: 'esb', version: '1' })(Esbuilt);
+    expect(Reflect.getMetadata('design:paramtypes', Esbuilt.prototype, 'grasp')).toBeUndefined();
+    expectDecorationError(
+      () => bootstrap(Esbuilt, { env: {} }),
+      /Esbuilt\.grasp/,
+      /emitDecoratorMetadata/,
+      /tsx\/esbuild/,
+      /\{ args: MyArgs \}/,
+    );
+  });
+
   it('an unknown trigger type in @Trigger', () => {
     @CapabilityServer({ name: 'trig', version: '1' })
     class Trig {
