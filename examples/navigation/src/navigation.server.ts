@@ -1,5 +1,5 @@
 import { type TaskContext } from '@robot-mcp-kit/core';
-import { CapabilityServer, LongRunningTool, Tool } from '@robot-mcp-kit/server';
+import { CapabilityServer, LongRunningTool, NoArgs, Tool, type ToolCallContext } from '@robot-mcp-kit/server';
 import { NavigateArgs, SetDoorArgs } from './navigation.args.js';
 import { type NavigationConfig, navigationConfigFromEnv } from './navigation.config.js';
 import { UnknownDoorError } from './navigation.error.js';
@@ -66,10 +66,19 @@ export class NavigationServer {
       '{stopped, task_id, goal, pose}; {stopped: false} when the robot was not moving.',
     actuates: true,
   })
-  async stop(): Promise<Record<string, unknown>> {
-    const stopped = await this.robot.stop();
+  async stop(_args: NoArgs, ctx: ToolCallContext): Promise<Record<string, unknown>> {
+    const { goal } = this.robot.pose();
+    // ctx.tasks controls this server's tasks: cancel every running navigate_to, whoever started it.
+    const [cancelled] = await ctx.tasks.cancelAll({ tool: 'navigate_to' });
     const pose = this.robot.pose();
-    return stopped ? { stopped: true, ...stopped, pose } : { stopped: false, pose };
+    if (!cancelled) return { stopped: false, pose };
+    return {
+      stopped: true,
+      task_id: cancelled.task_id,
+      goal,
+      pose,
+      ...(cancelled.body_running ? { body_running: true } : {}),
+    };
   }
 
   @Tool({

@@ -1,4 +1,4 @@
-import { TaskCancelledError, TaskError, type TaskContext } from '@robot-mcp-kit/core';
+import { TaskError, type TaskContext } from '@robot-mcp-kit/core';
 import { type NavigationConfig } from './navigation.config.js';
 import { distance, type Point, type RouteStep, type SiteMap } from './site-map.js';
 
@@ -35,14 +35,9 @@ export type NavigationResult = {
   duration_s: number;
 };
 
-/** What `stop` halted. */
-export type StoppedNavigation = { task_id: string; goal: string };
-
 interface ActiveNavigation {
   readonly taskId: string;
   readonly goal: string;
-  readonly halt: AbortController;
-  readonly settled: Promise<void>;
 }
 
 /** Closer than this (metres) counts as arrived, so rounding never costs an extra tick. */
@@ -99,7 +94,8 @@ export class SimulatedRobot {
 
   /**
    * Drives to `goal`, reporting progress every tick, until it arrives (the result), meets a closed
-   * door (`TaskError` DOOR_CLOSED), is cancelled (`ctx.signal`) or stopped ({@link stop}).
+   * door (`TaskError` DOOR_CLOSED) or its task is cancelled (`ctx.sleep` then throws
+   * TaskCancelledError, and the robot stays where it is).
    * @throws TaskError UNKNOWN_GOAL when the map has no such goal
    */
   async navigate(goal: string, ctx: TaskContext): Promise<NavigationResult> {
@@ -115,48 +111,18 @@ export class SimulatedRobot {
         },
       );
     }
-    let settle!: () => void;
-    const active: ActiveNavigation = {
-      taskId: ctx.taskId,
-      goal,
-      halt: new AbortController(),
-      settled: new Promise<void>((resolve) => (settle = resolve)),
-    };
+    const active: ActiveNavigation = { taskId: ctx.taskId, goal };
     this.active = active;
     try {
-      return await this.drive(goal, route, ctx, active.halt.signal);
+      return await this.drive(goal, route, ctx);
     } finally {
       if (this.active === active) this.active = undefined;
-      settle();
     }
   }
 
-  /**
-   * Halts the running navigation: its task ends `cancelled` (no terminal event). Resolves once the
-   * task has ended, with what was stopped, or undefined when the robot was not moving.
-   */
-  async stop(): Promise<StoppedNavigation | undefined> {
-    const active = this.active;
-    if (!active) return undefined;
-    active.halt.abort();
-    await active.settled;
-    // The TaskManager records the cancellation when the body's promise rejects, one turn later.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    return { task_id: active.taskId, goal: active.goal };
-  }
-
-  private async drive(
-    goal: string,
-    route: RouteStep[],
-    ctx: TaskContext,
-    halt: AbortSignal,
-  ): Promise<NavigationResult> {
+  private async drive(goal: string, route: RouteStep[], ctx: TaskContext): Promise<NavigationResult> {
     const { speedMps, tickMs } = this.config;
     const total = routeLength(this.position, route);
-    const halted = new Promise<never>((_, reject) =>
-      halt.addEventListener('abort', () => reject(new TaskCancelledError(ctx.taskId)), { once: true }),
-    );
-    halted.catch(() => undefined);
     let travelled = 0;
     let ticks = 0;
     let index = 0;
@@ -164,7 +130,7 @@ export class SimulatedRobot {
     let previous = onWaypoint ? this.place[0] : undefined;
     let blockedBy: string | undefined;
     while (index < route.length && blockedBy === undefined) {
-      await Promise.race([ctx.sleep(tickMs), halted]);
+      await ctx.sleep(tickMs); // throws TaskCancelledError at once when the task is cancelled
       ticks += 1;
       let budget = (speedMps * tickMs) / 1000;
       while (budget > 0 && index < route.length) {
