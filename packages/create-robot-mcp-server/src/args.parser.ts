@@ -12,6 +12,8 @@ export interface CreateArgs {
   tool?: string;
   /** Whether the first tool is a `@LongRunningTool` (`--long-running` / `--no-long-running`). */
   longRunning?: boolean;
+  /** Whether the first tool acts on the world (`--actuates` / `--no-actuates`). */
+  actuates?: boolean;
   /** A directory holding packed kit tarballs (`npm pack`), used instead of the registry versions. */
   kit?: string;
   force: boolean;
@@ -51,6 +53,12 @@ export function buildCreateProgram(version: string, out: OutputSink): Command {
     )
     .option('--long-running', 'the first tool is a @LongRunningTool that runs as a task (default)')
     .option('--no-long-running', 'the first tool is a plain @Tool that answers at once')
+    .option(
+      '--actuates',
+      'the first tool acts on the world (moves, grips, switches): actuates: true, hidden by --read-only ' +
+        '(default for a long-running first tool)',
+    )
+    .option('--no-actuates', 'the first tool only reads or computes: annotated readOnlyHint: true')
     .option('--kit <dir>', 'use the kit tarballs packed into <dir> (npm pack) instead of the registry')
     .option(
       '-f, --force',
@@ -79,6 +87,7 @@ export function parseCreateArgs(argv: readonly string[], version: string, out: O
     transport?: string;
     tool?: string;
     longRunning?: boolean;
+    actuates?: boolean;
     kit?: string;
     force: boolean;
     yes: boolean;
@@ -93,6 +102,7 @@ export function parseCreateArgs(argv: readonly string[], version: string, out: O
       transport: opts.transport,
       tool: opts.tool,
       longRunning: opts.longRunning,
+      actuates: opts.actuates,
       kit: opts.kit,
       force: opts.force,
       yes: opts.yes,

@@ -25,6 +25,11 @@ export interface ProjectOptions {
   plainTool: string;
   /** Whether the user's first tool is the long-running one. */
   firstToolLongRunning: boolean;
+  /**
+   * Whether the user's first tool acts on the world (`actuates: true`: hidden by `--read-only`).
+   * The companion acts when it is the long-running `patrol`, and reads when it is `get_status`.
+   */
+  firstToolActuates: boolean;
   /** Absolute directory of packed kit tarballs, if any. */
   kit?: string;
   force: boolean;
@@ -101,6 +106,15 @@ export async function resolveOptions(args: CreateArgs, context: ResolveContext):
         })
       : true);
 
+  const firstToolActuates =
+    args.actuates ??
+    (ask
+      ? await ask.confirm({
+          message: 'Does the first tool act on the world (move, grip, switch)? --read-only hides such tools',
+          default: firstToolLongRunning,
+        })
+      : firstToolLongRunning);
+
   const toolDefault = firstToolLongRunning ? DEFAULT_LONG_RUNNING_TOOL : DEFAULT_PLAIN_TOOL;
   const tool =
     args.tool !== undefined
@@ -133,6 +147,7 @@ export async function resolveOptions(args: CreateArgs, context: ResolveContext):
     longRunningTool: firstToolLongRunning ? tool : companion,
     plainTool: firstToolLongRunning ? companion : tool,
     firstToolLongRunning,
+    firstToolActuates,
     kit: args.kit !== undefined ? resolve(context.cwd, args.kit) : undefined,
     force: args.force,
   };

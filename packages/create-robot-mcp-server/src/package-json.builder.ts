@@ -52,6 +52,9 @@ export function buildPackageJson(options: ProjectOptions, kit: KitSpecs): Record
       build: 'tsc -p tsconfig.build.json',
       start: 'node dist/main.js',
       test: 'tsc -p tsconfig.json --noEmit && node --experimental-vm-modules node_modules/jest/bin/jest.js',
+      // The CLI from node_modules/.bin only (`npm run kit -- add tool x`): an npm script never
+      // asks the registry, unlike `npx robot-mcp-kit`, which would fetch any package of that name.
+      kit: 'robot-mcp-kit',
       doctor: 'robot-mcp-kit doctor',
     },
     dependencies: sortKeys({

@@ -18,9 +18,29 @@ export interface GeneratedProject {
   readonly files: readonly string[];
 }
 
+/** Which generated tools act on the world: the first tool as asked, the companion by its kind. */
+export function actuatingTools(options: ProjectOptions): { lr: boolean; plain: boolean } {
+  return options.firstToolLongRunning
+    ? { lr: options.firstToolActuates, plain: false }
+    : { lr: true, plain: options.firstToolActuates };
+}
+
+/** The decorator lines saying whether a tool acts (`actuates: true`) or only reads. */
+function actingLines(actuates: boolean): string {
+  return actuates
+    ? '    // Acts on the world: annotated destructive, and hidden when the server runs with --read-only.\n' +
+        '    actuates: true,'
+    : '    // Only reads or computes: offered under --read-only too.\n' + '    annotations: { readOnlyHint: true },';
+}
+
 /** The placeholder values of the templates for these options. */
 export function templateVars(options: ProjectOptions, kitVersion: string): TemplateVars {
   const mainPath = join(options.directory, 'dist', 'main.js');
+  const acting = actuatingTools(options);
+  const tools = [
+    { name: options.longRunningTool, actuates: acting.lr },
+    { name: options.plainTool, actuates: acting.plain },
+  ];
   return {
     name: options.name,
     description: options.description,
@@ -40,6 +60,10 @@ export function templateVars(options: ProjectOptions, kitVersion: string): Templ
     mainPath,
     mainPathJson: JSON.stringify(mainPath),
     mainPathShell: shellQuote(mainPath),
+    lrActing: actingLines(acting.lr),
+    plainActing: actingLines(acting.plain),
+    actuatingToolsJson: JSON.stringify(tools.filter((t) => t.actuates).map((t) => t.name)),
+    readOnlyToolsJson: JSON.stringify(tools.filter((t) => !t.actuates).map((t) => t.name)),
   };
 }
 

@@ -29,9 +29,9 @@ export function nextSteps(options: ProjectOptions, project: GeneratedProject, cw
     '',
     'Then:',
     ...table([
-      ['npx robot-mcp-kit add tool scan_room --long-running', '# a tool, its DTO and a test'],
-      ['npx robot-mcp-kit add trigger battery_below', '# a trigger plugin, registered'],
-      ['npx robot-mcp-kit doctor', '# check Node, the settings and the callback URL'],
+      ['npm run kit -- add tool scan_room --long-running --actuates', '# a tool, its DTO and a test'],
+      ['npm run kit -- add trigger battery_below', '# a trigger plugin, registered'],
+      ['npm run doctor', '# check Node, the settings and the callback URL'],
       [`${inspectorEnv}npx @modelcontextprotocol/inspector node dist/main.js`, '# try the tools by hand'],
     ]),
     '',

@@ -29,11 +29,18 @@ npm start                # serves the tools (default transport: {{transport}})
 ## Grow it
 
 ```sh
-npx robot-mcp-kit add tool scan_room --long-running   # DTO + method in the server class + test
-npx robot-mcp-kit add tool get_battery                # a plain tool
-npx robot-mcp-kit add trigger battery_below           # src/triggers/battery-below.trigger.ts, registered
-npx robot-mcp-kit doctor                              # checks Node, the settings and the callback URL
+npm run kit -- add tool scan_room --long-running    # DTO + method in the server class + test
+npm run kit -- add tool grasp --actuates            # a plain tool that acts on the world
+npm run kit -- add tool get_battery                 # a plain tool that only reads
+npm run kit -- add trigger battery_below            # src/triggers/battery-below.trigger.ts, registered
+npm run doctor                                      # checks Node, the settings and the callback URL
 ```
+
+`npm run kit` runs the `robot-mcp-kit` CLI installed in `node_modules` (never a download). A tool
+that moves, grips or switches something is marked `actuates: true`: it is annotated destructive and
+hidden when the server runs with `--read-only` (the tests check both). Every tool also gets
+`ctx.tasks` to list and cancel this server's tasks — write an `emergency_stop` with
+`await ctx.tasks.cancelAll()`.
 
 A long-running tool's method gets `(args, ctx)`: report progress with `await ctx.progress({...})`,
 wait with `await ctx.sleep(ms)` (cancellable), and return the result object. Throw
@@ -86,12 +93,12 @@ wins) or, deployed, in `/etc/{{name}}/env`.
 | variable | meaning | default |
 | --- | --- | --- |
 | `RVC_CALLBACK_URL` | the chat app's events endpoint; unset: events are only logged | unset |
-| `RVC_EVENT_SECRET` | HMAC secret shared with the app's `mcp.yaml` entry; required with the URL | unset |
+| `RVC_EVENT_SECRET` | HMAC secret shared with the receiving app (its entry for this server, e.g. in the reference chat app's `mcp.yaml`); required with the URL | unset |
 | `MCP_TRANSPORT` | `stdio`, `streamable-http` or `sse` | `{{transport}}` |
 | `MCP_HOST` / `MCP_PORT` | where the HTTP transports listen | `127.0.0.1` / `9100` |
 | `LOG_LEVEL` | `error`, `warn`, `info`, `debug` (logs go to stderr) | `info` |
 
-`npx robot-mcp-kit doctor` checks them and says what to fix.
+`npm run doctor` checks them and says what to fix.
 
 ## Deploy
 

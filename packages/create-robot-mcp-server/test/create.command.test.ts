@@ -29,7 +29,8 @@ describe('runCreate', () => {
     expect(readFileSync(join(cwd, 'my-nav', 'src', 'my-nav.server.ts'), 'utf8')).toContain('async goTo(');
     expect(out.stdout).toContain(`Created my-nav in ${join(cwd, 'my-nav')} (13 files)`);
     expect(out.stdout).toMatch(/cd my-nav\n {2}npm install\n {2}npm test/);
-    expect(out.stdout).toContain('npx robot-mcp-kit add tool scan_room --long-running');
+    expect(out.stdout).toContain('npm run kit -- add tool scan_room --long-running --actuates');
+    expect(out.stdout).not.toMatch(/npx robot-mcp-kit/);
     expect(out.stderr).toBe('');
   });
 
@@ -60,7 +61,8 @@ describe('runCreate', () => {
       },
     };
     expect(await runCreate([], io({ interactive: true, prompter: async () => prompter }))).toBe(0);
-    expect(asked).toHaveLength(5);
+    expect(asked).toHaveLength(6);
+    expect(asked).toContain('Does the first tool act on the world (move, grip, switch)? --read-only hides such tools');
     const server = readFileSync(join(cwd, 'arm', 'src', 'arm.server.ts'), 'utf8');
     expect(server).toContain('async patrol(');
     expect(server).toContain('getStatus(');

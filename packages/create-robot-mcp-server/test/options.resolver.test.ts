@@ -39,6 +39,7 @@ describe('resolveOptions without prompts', () => {
       longRunningTool: 'patrol',
       plainTool: 'get_status',
       firstToolLongRunning: true,
+      firstToolActuates: true,
       kit: undefined,
       force: false,
     });
@@ -61,6 +62,19 @@ describe('resolveOptions without prompts', () => {
     });
     const defaults = await resolveOptions(args({ directory: 'arm', longRunning: false }), { cwd: CWD });
     expect(defaults).toMatchObject({ plainTool: 'get_status', longRunningTool: 'patrol' });
+  });
+
+  it('makes a long-running first tool act by default, a plain one read; --actuates / --no-actuates say otherwise', async () => {
+    const cases: [Partial<CreateArgs>, boolean][] = [
+      [{}, true],
+      [{ longRunning: false }, false],
+      [{ longRunning: false, actuates: true }, true],
+      [{ actuates: false }, false],
+    ];
+    for (const [flags, expected] of cases) {
+      const options = await resolveOptions(args({ directory: 'arm', ...flags }), { cwd: CWD });
+      expect(options.firstToolActuates).toBe(expected);
+    }
   });
 
   it('needs a directory or a name', async () => {
@@ -105,7 +119,8 @@ describe('resolveOptions with prompts', () => {
       Description: 'Moves the arm',
       'Transport of `npm start`': 'streamable-http',
       'Is the first tool long-running (runs as a task with progress)?': false,
-      'First tool name': 'get_joints',
+      'Does the first tool act on the world (move, grip, switch)? --read-only hides such tools': true,
+      'First tool name': 'move_joint',
     });
     const options = await resolveOptions(args({ yes: false }), { cwd: CWD, prompter });
     expect(prompter.asked).toEqual([
@@ -113,6 +128,7 @@ describe('resolveOptions with prompts', () => {
       'Description',
       'Transport of `npm start`',
       'Is the first tool long-running (runs as a task with progress)?',
+      'Does the first tool act on the world (move, grip, switch)? --read-only hides such tools',
       'First tool name',
     ]);
     expect(options).toMatchObject({
@@ -120,8 +136,10 @@ describe('resolveOptions with prompts', () => {
       name: 'arm-ctl',
       description: 'Moves the arm',
       transport: 'streamable-http',
-      plainTool: 'get_joints',
+      plainTool: 'move_joint',
       longRunningTool: 'patrol',
+      firstToolLongRunning: false,
+      firstToolActuates: true,
     });
   });
 
@@ -134,6 +152,7 @@ describe('resolveOptions with prompts', () => {
         description: 'd',
         transport: 'sse',
         longRunning: true,
+        actuates: false,
         tool: 'go',
         force: false,
         yes: false,

@@ -19,6 +19,7 @@ const options = (overrides: Partial<ProjectOptions> = {}): ProjectOptions => ({
   longRunningTool: 'patrol',
   plainTool: 'get_status',
   firstToolLongRunning: true,
+  firstToolActuates: true,
   force: false,
   ...overrides,
 });
@@ -62,6 +63,33 @@ describe('renderProject', () => {
     expect(fileOf(files, 'test/support/harness.ts')).toContain(
       "import { MyNavServer } from '../../src/my-nav.server.js';",
     );
+  });
+
+  it('marks the tools that act on the world and tests them under --read-only', () => {
+    const server = fileOf(files, 'src/my-nav.server.ts');
+    expect(server).toMatch(/@LongRunningTool\(\{[^@]*actuates: true,[^@]*\}\)\s*async patrol\(/);
+    expect(server).toMatch(/@Tool\(\{[^@]*annotations: \{ readOnlyHint: true \},[^@]*\}\)\s*getStatus\(/);
+    const test = fileOf(files, 'test/my-nav.server.test.ts');
+    expect(test).toContain('startServer({ readOnly: true })');
+    expect(test).toContain('for (const acting of ["patrol"] as string[])');
+    expect(test).toContain('for (const reading of ["get_status"] as string[])');
+
+    const arm = renderProject(
+      options({ longRunningTool: 'patrol', plainTool: 'grasp', firstToolLongRunning: false }),
+      '0.1.0',
+    );
+    const armServer = fileOf(arm, 'src/my-nav.server.ts');
+    expect(armServer).toMatch(/@Tool\(\{[^@]*actuates: true,[^@]*\}\)\s*grasp\(/);
+    expect(fileOf(arm, 'test/my-nav.server.test.ts')).toContain('for (const acting of ["patrol","grasp"]');
+    const watcher = renderProject(options({ firstToolActuates: false }), '0.1.0');
+    expect(fileOf(watcher, 'src/my-nav.server.ts')).not.toContain('actuates: true');
+  });
+
+  it('runs the CLI from node_modules only: an npm script, never a bare npx name', () => {
+    const pkg = JSON.parse(fileOf(files, 'package.json')) as { scripts: Record<string, string> };
+    expect(pkg.scripts.kit).toBe('robot-mcp-kit');
+    for (const file of files) expect(file.content).not.toMatch(/npx robot-mcp-kit/);
+    expect(fileOf(files, 'README.md')).toContain('npm run kit -- add tool grasp --actuates');
   });
 
   it('depends on the kit at the generator version, with the test tooling', () => {

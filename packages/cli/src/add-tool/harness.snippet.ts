@@ -23,10 +23,13 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** Boots ${className} like src/main.ts does and connects a client through an in-memory pair. */
-export async function startServer(): Promise<Harness> {
+/**
+ * Boots ${className} like src/main.ts does and connects a client through an in-memory pair;
+ * \`readOnly: true\` is what \`--read-only\` does: only the tools that do not act are offered.
+ */
+export async function startServer(options: { readOnly?: boolean } = {}): Promise<Harness> {
   const events = new InMemoryEventTransport();
-  const app = bootstrap(${className}, { ${pluginsOption}eventTransport: events, logger: silentLogger, env: {} });
+  const app = bootstrap(${className}, { ${pluginsOption}eventTransport: events, logger: silentLogger, env: {}, readOnly: options.readOnly });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await app.connect(serverTransport);
   const client = new Client({ name: 'test', version: '1' });

@@ -189,7 +189,7 @@ export function checkEvents(env: EnvView): EventChecks {
         fail(
           'RVC_EVENT_SECRET',
           'is not set, but RVC_CALLBACK_URL is: the server will refuse to start',
-          "set it to the secret of this server's entry in the app's mcp.yaml",
+          "set it to the secret the receiving app holds for this server (e.g. its entry in the app's mcp.yaml)",
         ),
       );
     } else {

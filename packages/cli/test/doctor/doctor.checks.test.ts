@@ -101,7 +101,7 @@ describe('checkEvents', () => {
     expect(missing.url).toBe('http://127.0.0.1:8000/events');
     expect(byName(missing.results, 'RVC_EVENT_SECRET')).toMatchObject({
       status: 'fail',
-      fix: "set it to the secret of this server's entry in the app's mcp.yaml",
+      fix: "set it to the secret the receiving app holds for this server (e.g. its entry in the app's mcp.yaml)",
     });
   });
 

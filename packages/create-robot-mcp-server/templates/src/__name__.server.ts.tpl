@@ -56,6 +56,7 @@ export class {{className}} {
       '{step, percent, eta_s} after each step. Supports the trigger {"type": "step_reached", "step": N}. ' +
       'Replace this description with what the tool does on the robot.',
     estDurationS: (args: {{lrDto}}) => (args.steps * (args.step_ms ?? 1000)) / 1000,
+{{lrActing}}
   })
   async {{lrMethod}}(args: {{lrDto}}, ctx: TaskContext): Promise<{ steps_done: number }> {
     const stepMs = args.step_ms ?? 1000;
@@ -90,7 +91,7 @@ export class {{className}} {
   /** A plain tool: answers at once with what the method returns (an object becomes JSON). */
   @Tool({
     description: '{{plainTool}}: answers at once with the server status. Replace this with what the tool does.',
-    annotations: { readOnlyHint: true },
+{{plainActing}}
   })
   {{plainMethod}}(args: {{plainDto}}, ctx: ToolCallContext): { server: string; status: string; note: string | null } {
     ctx.logger.debug('{{plainTool}} called', { note: args.note });

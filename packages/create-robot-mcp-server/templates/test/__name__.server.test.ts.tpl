@@ -46,6 +46,32 @@ describe('{{className}}', () => {
     expect(events.at(-1)?.type).toBe('task_done');
   });
 
+  it('under --read-only offers only the tools that do not act on the world', async () => {
+    const readOnly = await startServer({ readOnly: true });
+    try {
+      const { tools } = await readOnly.client.listTools();
+      const names = tools.map((tool) => tool.name);
+      for (const acting of {{actuatingToolsJson}} as string[]) {
+        expect(names).not.toContain(acting);
+        expect((await callTool(readOnly.client, acting, {})).isError).toBe(true);
+      }
+      for (const reading of {{readOnlyToolsJson}} as string[]) expect(names).toContain(reading);
+      expect(names).toEqual(expect.arrayContaining(['get_task', 'cancel_task', 'list_tasks']));
+    } finally {
+      await readOnly.close();
+    }
+  });
+
+  it('annotates the tools that act as destructive and the others as read-only', async () => {
+    const { tools } = await server.client.listTools();
+    for (const tool of tools.filter((t) => ({{actuatingToolsJson}} as string[]).includes(t.name))) {
+      expect(tool.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    }
+    for (const tool of tools.filter((t) => ({{readOnlyToolsJson}} as string[]).includes(t.name))) {
+      expect(tool.annotations).toMatchObject({ readOnlyHint: true });
+    }
+  });
+
   it('refuses bad arguments and says which field is wrong', async () => {
     const answer = await callTool(server.client, '{{lrTool}}', { steps: 0 });
     expect(answer.isError).toBe(true);
