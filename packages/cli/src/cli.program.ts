@@ -52,12 +52,32 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       'a @LongRunningTool that runs as a task with progress (default: a plain @Tool)',
       false,
     )
+    .option(
+      '-a, --actuates',
+      'it acts on the world (moves, grips, switches): actuates: true, hidden by --read-only ' +
+        '(default for --long-running)',
+    )
+    .option(
+      '--no-actuates',
+      'it only reads or computes: annotated readOnlyHint: true (default for a plain tool)',
+    )
     .option('-s, --server <file>', 'the *.server.ts file, when the project has several')
-    .action((name: string, opts: { longRunning: boolean; server?: string }) => {
+    .action((name: string, opts: { longRunning: boolean; actuates?: boolean; server?: string }) => {
       const dir = root();
-      const result = addTool({ root: dir, name, longRunning: opts.longRunning, server: opts.server });
+      const result = addTool({
+        root: dir,
+        name,
+        longRunning: opts.longRunning,
+        actuates: opts.actuates,
+        server: opts.server,
+      });
+      const acting = result.actuates
+        ? 'acts on the world (actuates: true; --read-only hides it)'
+        : 'only reads (readOnlyHint: true; --read-only offers it)';
+      const other = result.actuates ? '--no-actuates' : '--actuates';
       io.stdout(
-        `Added ${opts.longRunning ? '@LongRunningTool' : '@Tool'} ${result.tool} to ${result.className} in ${show(dir)}:\n` +
+        `Added ${opts.longRunning ? '@LongRunningTool' : '@Tool'} ${result.tool} to ${result.className} in ${show(dir)}, ` +
+          `marked as a tool that ${acting}${opts.actuates === undefined ? ` (say ${other} if not)` : ''}:\n` +
           result.modified.map((file) => `  modified ${file}\n`).join('') +
           result.created.map((file) => `  created  ${file}\n`).join('') +
           'Next: write the body, then npm test.\n',

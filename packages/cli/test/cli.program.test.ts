@@ -29,7 +29,8 @@ describe('runCli', () => {
   it('adds a long-running tool from anywhere inside the project', async () => {
     expect(await runCli(['add', 'tool', 'scan_room', '--long-running'], io())).toBe(0);
     expect(out.stdout).toBe(
-      'Added @LongRunningTool scan_room to MyNavServer in ..:\n' +
+      'Added @LongRunningTool scan_room to MyNavServer in .., marked as a tool that acts on the world ' +
+        '(actuates: true; --read-only hides it) (say --no-actuates if not):\n' +
         '  modified src/my-nav.server.ts\n' +
         '  created  test/scan-room.test.ts\n' +
         'Next: write the body, then npm test.\n',
@@ -39,7 +40,19 @@ describe('runCli', () => {
 
   it('adds a plain tool by default, in the project given with --project', async () => {
     expect(await runCli(['--project', root, 'add', 'tool', 'get_battery'], io({ cwd: '/' }))).toBe(0);
-    expect(out.stdout).toContain(`Added @Tool get_battery to MyNavServer in ${root.slice(1)}:`);
+    expect(out.stdout).toContain(`Added @Tool get_battery to MyNavServer in ${root.slice(1)}, marked as`);
+    expect(out.stdout).toContain(
+      'only reads (readOnlyHint: true; --read-only offers it) (say --actuates if not):',
+    );
+  });
+
+  it('adds a plain tool that acts on the world with --actuates', async () => {
+    expect(await runCli(['add', 'tool', 'grasp', '--actuates'], io({ cwd: root }))).toBe(0);
+    expect(out.stdout).toContain(
+      'Added @Tool grasp to MyNavServer in ., marked as a tool that acts on the world',
+    );
+    expect(out.stdout).not.toContain('(say');
+    expect(read(root, 'src/my-nav.server.ts')).toMatch(/actuates: true,[^@]*\}\)\s*grasp\(/);
   });
 
   it('adds a trigger', async () => {

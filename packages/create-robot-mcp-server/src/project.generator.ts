@@ -30,7 +30,8 @@ function actingLines(actuates: boolean): string {
   return actuates
     ? '    // Acts on the world: annotated destructive, and hidden when the server runs with --read-only.\n' +
         '    actuates: true,'
-    : '    // Only reads or computes: offered under --read-only too.\n' + '    annotations: { readOnlyHint: true },';
+    : '    // Only reads or computes: offered under --read-only too.\n' +
+        '    annotations: { readOnlyHint: true },';
 }
 
 /** The placeholder values of the templates for these options. */

@@ -62,7 +62,9 @@ describe('runCreate', () => {
     };
     expect(await runCreate([], io({ interactive: true, prompter: async () => prompter }))).toBe(0);
     expect(asked).toHaveLength(6);
-    expect(asked).toContain('Does the first tool act on the world (move, grip, switch)? --read-only hides such tools');
+    expect(asked).toContain(
+      'Does the first tool act on the world (move, grip, switch)? --read-only hides such tools',
+    );
     const server = readFileSync(join(cwd, 'arm', 'src', 'arm.server.ts'), 'utf8');
     expect(server).toContain('async patrol(');
     expect(server).toContain('getStatus(');

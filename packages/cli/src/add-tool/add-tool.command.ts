@@ -15,6 +15,11 @@ export interface AddToolOptions {
   /** Tool name, snake_case. */
   readonly name: string;
   readonly longRunning: boolean;
+  /**
+   * Whether the tool acts on the world (moves, grips, switches): `actuates: true`, so `--read-only`
+   * hides it. Default: true for a long-running tool, false for a plain one.
+   */
+  readonly actuates?: boolean;
   /** The `*.server.ts` file, when the project has several servers. */
   readonly server?: string;
 }
@@ -22,6 +27,8 @@ export interface AddToolOptions {
 /** What `add tool` changed, as project-relative paths. */
 export interface AddToolResult {
   readonly tool: string;
+  /** Whether it was scaffolded with `actuates: true`. */
+  readonly actuates: boolean;
   readonly serverFile: string;
   readonly className: string;
   readonly created: readonly string[];
@@ -54,7 +61,8 @@ export function addTool(options: AddToolOptions): AddToolResult {
     throw new CliError('CLI_CONFLICT', testPath, 'already exists; remove it or choose another tool name');
   }
 
-  const snippet = toolSnippet(names, options.longRunning);
+  const actuates = options.actuates ?? options.longRunning;
+  const snippet = toolSnippet(names, options.longRunning, actuates);
   const dto = sourceFile.insertClass(serverClass.getChildIndex(), snippet.dto);
   formatNode(dto);
   const method = serverClass.addMethod(snippet.method);
@@ -77,9 +85,9 @@ export function addTool(options: AddToolOptions): AddToolResult {
   }
   const testFile = join(options.root, testPath);
   sourceFile.saveSync();
-  write(testFile, toolTestText(names, options.longRunning, importSpecifier(testFile, harnessFile)));
+  write(testFile, toolTestText(names, options.longRunning, importSpecifier(testFile, harnessFile), actuates));
   created.push(testPath);
-  return { tool, serverFile: relativePath, className, created, modified: [relativePath] };
+  return { tool, actuates, serverFile: relativePath, className, created, modified: [relativePath] };
 }
 
 /** Names of the tools a class already has (decorator `name`, else the method name in snake_case). */

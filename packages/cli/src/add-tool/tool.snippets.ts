@@ -29,9 +29,20 @@ type Property = OptionalKind<PropertyDeclarationStructure>;
 
 const decorator = (name: string, ...args: string[]) => ({ name, arguments: args });
 
-/** The DTO, method and imports of a `@LongRunningTool` (steps with progress) or a plain `@Tool`. */
-export function toolSnippet(names: ToolNames, longRunning: boolean): ToolSnippet {
-  return longRunning ? longRunningSnippet(names) : plainSnippet(names);
+/**
+ * The DTO, method and imports of a `@LongRunningTool` (steps with progress) or a plain `@Tool`;
+ * `actuates` marks a tool that acts on the world (annotated destructive, hidden by `--read-only`),
+ * otherwise it is annotated `readOnlyHint: true`.
+ */
+export function toolSnippet(names: ToolNames, longRunning: boolean, actuates = longRunning): ToolSnippet {
+  return longRunning ? longRunningSnippet(names, actuates) : plainSnippet(names, actuates);
+}
+
+/** The decorator line saying whether the tool acts on the world. */
+function actingLine(actuates: boolean): string {
+  return actuates
+    ? '  actuates: true, // acts on the world: hidden by --read-only'
+    : '  annotations: { readOnlyHint: true },';
 }
 
 function dtoClass(names: ToolNames, properties: Property[]): ClassDeclarationStructure {
@@ -48,7 +59,7 @@ function dtoClass(names: ToolNames, properties: Property[]): ClassDeclarationStr
   };
 }
 
-function longRunningSnippet(names: ToolNames): ToolSnippet {
+function longRunningSnippet(names: ToolNames, actuates: boolean): ToolSnippet {
   return {
     dto: dtoClass(names, [
       {
@@ -88,6 +99,7 @@ function longRunningSnippet(names: ToolNames): ToolSnippet {
             `    '${names.tool}: runs \`steps\` steps in the background and returns a task_id at once; ' +`,
             "    'progress {step, percent, eta_s} after each step. Replace this with what the tool does.',",
             `  estDurationS: (args: ${names.dto}) => (args.steps * (args.step_ms ?? 1000)) / 1000,`,
+            actingLine(actuates),
             '}',
           ].join('\n'),
         ),
@@ -121,7 +133,7 @@ function longRunningSnippet(names: ToolNames): ToolSnippet {
   };
 }
 
-function plainSnippet(names: ToolNames): ToolSnippet {
+function plainSnippet(names: ToolNames, actuates: boolean): ToolSnippet {
   return {
     dto: dtoClass(names, [
       {
@@ -145,7 +157,7 @@ function plainSnippet(names: ToolNames): ToolSnippet {
           [
             '{',
             `  description: '${names.tool}: answers at once. Replace this with what the tool does.',`,
-            '  annotations: { readOnlyHint: true },',
+            actingLine(actuates),
             '}',
           ].join('\n'),
         ),
@@ -174,7 +186,28 @@ function plainSnippet(names: ToolNames): ToolSnippet {
 }
 
 /** The test of a new tool, using the project's test harness. */
-export function toolTestText(names: ToolNames, longRunning: boolean, harnessSpecifier: string): string {
+export function toolTestText(
+  names: ToolNames,
+  longRunning: boolean,
+  harnessSpecifier: string,
+  actuates = longRunning,
+): string {
+  const acting = actuates
+    ? `  it('acts on the world: annotated destructive, so --read-only does not offer it', async () => {
+    const { tools } = await server.client.listTools();
+    expect(tools.find((tool) => tool.name === '${names.tool}')?.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+    });
+  });
+
+`
+    : `  it('only reads: annotated read-only, so --read-only still offers it', async () => {
+    const { tools } = await server.client.listTools();
+    expect(tools.find((tool) => tool.name === '${names.tool}')?.annotations).toMatchObject({ readOnlyHint: true });
+  });
+
+`;
   const body = longRunning
     ? `  it('runs as a task and reports progress', async () => {
     const started = await callTool(server.client, '${names.tool}', {
@@ -234,6 +267,6 @@ describe('${names.tool}', () => {
     expect(tools.map((tool) => tool.name)).toContain('${names.tool}');
   });
 
-${body}});
+${acting}${body}});
 `;
 }

@@ -23,6 +23,7 @@ describe('addTool on a generated project', () => {
     const lr = addTool({ root, name: 'scan_room', longRunning: true });
     expect(lr).toEqual({
       tool: 'scan_room',
+      actuates: true,
       serverFile: SERVER,
       className: 'MyNavServer',
       created: ['test/scan-room.test.ts'],
@@ -30,6 +31,9 @@ describe('addTool on a generated project', () => {
     });
     const plain = addTool({ root, name: 'get_battery', longRunning: false });
     expect(plain.created).toEqual(['test/get-battery.test.ts']);
+    expect(plain.actuates).toBe(false);
+    const grasp = addTool({ root, name: 'grasp', longRunning: false, actuates: true });
+    expect(grasp.actuates).toBe(true);
 
     const server = read(root, SERVER);
     expect(server).toMatch(
@@ -53,6 +57,15 @@ describe('addTool on a generated project', () => {
     );
     expect(read(root, 'test/get-battery.test.ts')).toContain(
       "callTool(server.client, 'get_battery', { note: 'hello' })",
+    );
+
+    // a tool that acts is marked so, hidden by --read-only; one that reads is annotated read-only
+    expect(server).toMatch(/@Tool\(\{[^@]*actuates: true,[^@]*\}\)\s*grasp\(/);
+    expect(server).toMatch(/@LongRunningTool\(\{[^@]*actuates: true,[^@]*\}\)\s*async scanRoom\(/);
+    expect(server).toMatch(/@Tool\(\{[^@]*annotations: \{ readOnlyHint: true \},[^@]*\}\)\s*getBattery\(/);
+    expect(read(root, 'test/grasp.test.ts')).toContain('destructiveHint: true');
+    expect(read(root, 'test/get-battery.test.ts')).toContain(
+      '.annotations).toMatchObject({ readOnlyHint: true })',
     );
 
     // one (slow) typecheck for every kind of generated code: tools, their tests, trigger plugins
