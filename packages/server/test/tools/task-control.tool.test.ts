@@ -96,6 +96,19 @@ describe('a tool controls the server tasks through ctx.tasks', () => {
     expect(body.unrecognised_triggers).toEqual(['force_abov']);
     expect(body.known_trigger_types).toEqual(expect.arrayContaining(['progress_above']));
     expect(JSON.parse(textOf(result))).toEqual(body);
+    // The event feed shows it too: a wait on the task returns at once with the entry.
+    const waited = await h.json<{ entry: Record<string, unknown> }>('wait_for_event', {
+      task_id: body.task_id,
+      timeout_s: 30,
+    });
+    expect(waited.entry).toMatchObject({
+      kind: 'unrecognised_triggers',
+      task_id: body.task_id,
+      tool: 'move_joint',
+      types: ['force_abov'],
+    });
+    const feed = await h.json<{ entries: { kind: string }[] }>('get_events', {});
+    expect(feed.entries.filter((e) => e.kind === 'unrecognised_triggers')).toHaveLength(1);
     const plain = await h.call('move_joint', { joint: 'elbow', angle_deg: 5 });
     expect(plain.structuredContent).not.toHaveProperty('unrecognised_triggers');
   });

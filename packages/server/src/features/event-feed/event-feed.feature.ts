@@ -54,7 +54,16 @@ class FeedState {
           feed.appendCancelled(task.task_id, task.tool, task.updated_at.getTime());
         }
       }),
-      ctx.starter.onStarted((_info, sessionId) => this.startCursors.set(sessionId, feed.newest)),
+      ctx.starter.onStarted((info, sessionId) => {
+        this.startCursors.set(sessionId, feed.newest);
+        const known = ctx.triggers.types();
+        const unknown = [...new Set(info.triggers.map((t) => String(t.type)))].filter(
+          (t) => !known.includes(t),
+        );
+        if (unknown.length > 0) {
+          feed.appendUnrecognisedTriggers(info.task_id, info.tool, unknown, known, info.created_at.getTime());
+        }
+      }),
     );
   }
 

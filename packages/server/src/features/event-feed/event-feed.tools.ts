@@ -102,7 +102,9 @@ export interface FeedToolsDeps {
 
 const SUFFIX =
   'Use it to follow long-running tasks when no callback URL receives pushed events. Entries: ' +
-  '{"cursor", "kind": "event", "event": TaskEvent}, {"cursor", "kind": "cancelled", "task_id", "tool", "ts"}, and ' +
+  '{"cursor", "kind": "event", "event": TaskEvent}, {"cursor", "kind": "cancelled", "task_id", "tool", "ts"}, ' +
+  '{"cursor", "kind": "unrecognised_triggers", "task_id", "tool", "types", "known_trigger_types", "ts"} (trigger ' +
+  'types of a task that will never fire), and ' +
   '{"cursor", "kind": "lost", "count"} for entries overwritten before they were read.';
 
 /** `get_events` and `wait_for_event`: the event feed for agents without a callback URL. */
@@ -132,7 +134,12 @@ export function createEventFeedTools(deps: FeedToolsDeps): RegisteredTool[] {
     },
   });
 
-  const knownTypes = new Set<string>([...EVENT_TYPES, 'cancelled', ...deps.triggerTypes]);
+  const knownTypes = new Set<string>([
+    ...EVENT_TYPES,
+    'cancelled',
+    'unrecognised_triggers',
+    ...deps.triggerTypes,
+  ]);
 
   return [
     tool(

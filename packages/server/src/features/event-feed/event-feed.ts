@@ -98,6 +98,24 @@ export class EventFeed {
     }));
   }
 
+  appendUnrecognisedTriggers(
+    taskId: string,
+    tool: string,
+    types: readonly string[],
+    known: readonly string[],
+    atMs: number,
+  ): FeedEntry {
+    return this.append((cursor) => ({
+      cursor,
+      kind: 'unrecognised_triggers',
+      task_id: taskId,
+      tool,
+      types,
+      known_trigger_types: known,
+      ts: new Date(atMs).toISOString(),
+    }));
+  }
+
   /** The entry at `cursor`, if still held. */
   at(cursor: number): FeedEntry | undefined {
     const entry = this.ring[cursor % this.capacity];

@@ -17,6 +17,20 @@ export interface CancelledEntry {
   readonly ts: string;
 }
 
+/**
+ * A task started with trigger types no evaluator knows: they will never fire (the spec only asks for
+ * a warning log), so the feed says so at once.
+ */
+export interface UnrecognisedTriggersEntry {
+  readonly cursor: number;
+  readonly kind: 'unrecognised_triggers';
+  readonly task_id: string;
+  readonly tool: string;
+  readonly types: readonly string[];
+  readonly known_trigger_types: readonly string[];
+  readonly ts: string;
+}
+
 /** Entries overwritten before they were read: `count` entries up to and including `cursor`. */
 export interface LostEntry {
   readonly cursor: number;
@@ -25,7 +39,7 @@ export interface LostEntry {
 }
 
 /** What the ring holds. */
-export type FeedEntry = EventEntry | CancelledEntry;
+export type FeedEntry = EventEntry | CancelledEntry | UnrecognisedTriggersEntry;
 
 /** What a read returns. */
 export type FeedItem = FeedEntry | LostEntry;
@@ -34,7 +48,7 @@ export type FeedItem = FeedEntry | LostEntry;
 export interface FeedFilter {
   /**
    * An event type (`progress`, `trigger_fired`, `task_done`, `task_failed`, `watch_event`),
-   * `cancelled`, or a trigger type (`zone_entered`) matching `trigger_fired` events of that trigger.
+   * `cancelled`, `unrecognised_triggers`, or a trigger type (`zone_entered`) matching `trigger_fired` events of that trigger.
    */
   readonly type?: string;
   readonly taskId?: string;
@@ -46,7 +60,8 @@ export function taskIdOf(entry: FeedEntry): string {
 
 /** The last entry of a task: task_done, task_failed or cancelled. */
 export function isTerminal(entry: FeedEntry): boolean {
-  return entry.kind === 'cancelled' || entry.event.type === 'task_done' || entry.event.type === 'task_failed';
+  if (entry.kind !== 'event') return entry.kind === 'cancelled';
+  return entry.event.type === 'task_done' || entry.event.type === 'task_failed';
 }
 
 function triggerTypeOf(event: TaskEventJson): unknown {
@@ -66,7 +81,7 @@ export function matchesFilter(entry: FeedEntry, filter: FeedFilter): boolean {
     if (isTerminal(entry)) return true;
   }
   if (filter.type === undefined) return true;
-  if (entry.kind === 'cancelled') return filter.type === 'cancelled';
+  if (entry.kind !== 'event') return filter.type === entry.kind;
   const { event } = entry;
   return (
     event.type === filter.type || (event.type === 'trigger_fired' && triggerTypeOf(event) === filter.type)
