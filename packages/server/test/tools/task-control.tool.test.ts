@@ -26,10 +26,22 @@ class ArmServer {
     return {};
   }
 
-  @Tool({ description: 'Stop every motion now', annotations: { destructiveHint: false } })
-  async emergencyStop(_args: NoArgs, ctx: ToolCallContext): Promise<JsonObject> {
-    const stopped = await ctx.tasks.cancelAll();
-    return { stopped: stopped.map((t) => ({ task_id: t.task_id, body_running: t.body_running ?? false })) };
+  // The emergency stop of docs/authoring.md section 4a, as written there.
+  @Tool({
+    description:
+      'Emergency stop: cancels every running task of this server at once and returns {stopped: [...]}; ' +
+      'an entry with still_moving: true has not stopped yet (get_task shows when it has).',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+  })
+  async emergencyStop(_args: NoArgs, ctx: ToolCallContext): Promise<object> {
+    const cancelled = await ctx.tasks.cancelAll();
+    return {
+      stopped: cancelled.map((t) => ({
+        task_id: t.task_id,
+        tool: t.tool,
+        still_moving: t.body_running === true,
+      })),
+    };
   }
 }
 
@@ -47,16 +59,22 @@ async function start(h: Harness, tool: string, args: JsonObject): Promise<string
 
 describe('a tool controls the server tasks through ctx.tasks', () => {
   it('emergency_stop cancels every running task (ids with a readable prefix) and says which', async () => {
+    // read-only mode still offers the stop (it does not act on the world) and hides the motions
+    const readOnly = await connect(ArmServer, { env: {}, readOnly: true });
+    harnesses.push(readOnly);
+    const offered = (await readOnly.client.listTools()).tools.map((t) => t.name);
+    expect(offered).toContain('emergency_stop');
+    expect(offered).not.toContain('move_joint');
     const h = await connect(ArmServer, { env: {} });
     harnesses.push(h);
     const a = await start(h, 'move_joint', { joint: 'elbow', angle_deg: 30 });
     const b = await start(h, 'move_joint', { joint: 'wrist', angle_deg: 10 });
     expect(a).toMatch(/^armm-[0-9a-f]{6}$/);
     const result = await h.call('emergency_stop');
-    const stopped = (result.structuredContent as { stopped: { task_id: string; body_running: boolean }[] })
+    const stopped = (result.structuredContent as { stopped: { task_id: string; still_moving: boolean }[] })
       .stopped;
     expect(stopped.map((s) => s.task_id).sort()).toEqual([a, b].sort());
-    expect(stopped.every((s) => !s.body_running)).toBe(true);
+    expect(stopped.every((s) => !s.still_moving)).toBe(true);
     for (const id of [a, b]) expect(h.app.taskManager.get(id)?.state).toBe('cancelled');
   });
 
