@@ -1,12 +1,13 @@
 /**
  * Integration: the scaffold generator and the robot-mcp-kit CLI, end to end, the way a robot team
- * uses them. Packs the kit from this workspace (run `npm run build` first), generates a project
- * non-interactively against the tarballs, installs it, builds it, runs its own tests, serves it
- * over stdio to the official SDK client, then grows it with `add tool` / `add trigger` and checks
- * that it still builds and passes. Slow (npm install): minutes, not seconds.
+ * uses them. Follows the local recipe of docs/generator.md as written (run `npm run build` first):
+ * its `mkdir`, `npm pack` and generator lines, with this test's folders, so the recipe is known to
+ * work before publication. Then installs the project, builds it, runs its own tests (which check
+ * `--read-only`), serves it over stdio to the official SDK client, then grows it with `add tool` /
+ * `add trigger` and checks that it still builds and passes. Slow (npm install): minutes.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,7 +72,23 @@ function run(
 }
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+
+/**
+ * The shell lines of the local recipe in docs/generator.md (between the `local-recipe` markers)
+ * that make the kit folder and the project — `mkdir`, `npm pack` and the generator — with the
+ * recipe's /tmp folders replaced by this test's. Building and installing are done by the test.
+ */
+function localRecipe(kit: string, project: string): string[] {
+  const doc = readFileSync(join(ROOT, 'docs/generator.md'), 'utf8');
+  const block = /<!-- local-recipe[^>]*-->\s*```sh\n([\s\S]*?)```\s*<!-- \/local-recipe -->/.exec(doc);
+  if (!block) throw new Error('docs/generator.md has no local-recipe block');
+  const lines = block[1]!
+    .split('\n')
+    .filter((line) => /^(mkdir|npm pack|node packages\/create-robot-mcp-server)/.test(line))
+    .map((line) => line.replaceAll('/tmp/robot-mcp-kit', kit).replaceAll('/tmp/my-nav', project));
+  expect(lines).toHaveLength(3);
+  return lines;
+}
 
 /** Starts the built server over stdio and lists its tools with the official SDK client. */
 async function listToolsOverStdio(project: string): Promise<{ tools: string[]; status: unknown }> {
@@ -108,36 +125,19 @@ describe('create-robot-mcp-server + robot-mcp-kit (integration)', () => {
       throw new Error(`missing ${missing.join(', ')}: run "npm run build" before this test`);
     }
     work = mkdtempSync(join(tmpdir(), 'rmk-generator-'));
-    const kit = join(work, 'kit');
-    mkdirSync(kit);
-    await run(
-      npm,
-      [
-        'pack',
-        '--workspace',
-        'packages/core',
-        '--workspace',
-        'packages/server',
-        '--workspace',
-        'packages/cli',
-        '--pack-destination',
-        kit,
-      ],
-      ROOT,
-    );
+    // The recipe creates the kit folder itself (a nested one, to prove it).
+    const kit = join(work, 'kit', 'tarballs');
+    project = join(work, 'my-nav');
+    for (const line of localRecipe(kit, project)) {
+      const ran = await run('sh', ['-ec', line], ROOT);
+      if (line.startsWith('node ')) expect(ran.stdout).toContain('Next steps:');
+    }
     expect(readdirSync(kit).sort()).toEqual([
       expect.stringMatching(/^robot-mcp-kit-cli-.*\.tgz$/),
       expect.stringMatching(/^robot-mcp-kit-core-.*\.tgz$/),
+      expect.stringMatching(/^robot-mcp-kit-receiver-.*\.tgz$/),
       expect.stringMatching(/^robot-mcp-kit-server-.*\.tgz$/),
     ]);
-
-    const generated = await run(
-      process.execPath,
-      [GENERATOR_BIN, 'my-nav', '--yes', '--kit', kit, '--description', 'Integration robot'],
-      work,
-    );
-    expect(generated.stdout).toContain('Next steps:');
-    project = join(work, 'my-nav');
     await run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund'], project);
   }, 15 * MINUTE);
 
@@ -150,7 +150,8 @@ describe('create-robot-mcp-server + robot-mcp-kit (integration)', () => {
     async () => {
       await run(npm, ['run', 'build'], project);
       const tested = await run(npm, ['test'], project);
-      expect(`${tested.stdout}${tested.stderr}`).toMatch(/Tests:\s+5 passed, 5 total/);
+      const output = `${tested.stdout}${tested.stderr}`;
+      expect(output).toMatch(/Tests:\s+7 passed, 7 total/);
     },
     10 * MINUTE,
   );
@@ -170,7 +171,7 @@ describe('create-robot-mcp-server + robot-mcp-kit (integration)', () => {
   it(
     'passes the doctor with the default settings',
     async () => {
-      const doctor = await run(npx, ['robot-mcp-kit', 'doctor'], project);
+      const doctor = await run(npm, ['run', 'doctor'], project);
       expect(doctor.stdout).toContain('No problems');
     },
     2 * MINUTE,
@@ -179,8 +180,8 @@ describe('create-robot-mcp-server + robot-mcp-kit (integration)', () => {
   it(
     'stays green after add tool and add trigger',
     async () => {
-      await run(npx, ['robot-mcp-kit', 'add', 'tool', 'scan_room', '--long-running'], project);
-      await run(npx, ['robot-mcp-kit', 'add', 'trigger', 'battery_below'], project);
+      await run(npm, ['run', 'kit', '--', 'add', 'tool', 'scan_room', '--long-running'], project);
+      await run(npm, ['run', 'kit', '--', 'add', 'trigger', 'battery_below'], project);
       await run(npm, ['run', 'build'], project);
       const tested = await run(npm, ['test'], project);
       expect(`${tested.stdout}${tested.stderr}`).toMatch(/Test Suites:\s+3 passed, 3 total/);

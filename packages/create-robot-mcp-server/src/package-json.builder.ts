@@ -29,8 +29,10 @@ export function kitSpecs(version: string, kitDir?: string): KitSpecs {
       throw new GeneratorError(
         'GENERATOR_KIT_MISSING',
         '--kit',
-        `${file} does not exist; pack the kit first: npm run build && npm pack --workspace packages/core ` +
-          `--workspace packages/server --workspace packages/cli --pack-destination ${kitDir}`,
+        `${file} does not exist; pack the kit first, from the kit's repository: npm run build && ` +
+          `mkdir -p ${kitDir} && npm pack --pack-destination ${kitDir} --workspace packages/core ` +
+          '--workspace packages/server --workspace packages/cli --workspace packages/receiver ' +
+          '(docs/generator.md, "Before publication")',
       );
     }
     return `file:${file}`;

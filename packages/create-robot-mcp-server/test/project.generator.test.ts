@@ -202,7 +202,7 @@ describe('renderProject', () => {
   it('refuses --kit when a tarball is missing, with the command that makes it', () => {
     expect(() => renderProject(options({ kit: '/nowhere' }), '0.1.0')).toThrow(GeneratorError);
     expect(() => renderProject(options({ kit: '/nowhere' }), '0.1.0')).toThrow(
-      /robot-mcp-kit-core-0\.1\.0\.tgz does not exist; pack the kit first: npm run build && npm pack --workspace packages\/core/,
+      /robot-mcp-kit-core-0\.1\.0\.tgz does not exist; pack the kit first, from the kit's repository: npm run build && mkdir -p \/nowhere && npm pack --pack-destination \/nowhere --workspace packages\/core .*--workspace packages\/receiver/,
     );
   });
 });

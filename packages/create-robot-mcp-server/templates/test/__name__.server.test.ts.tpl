@@ -53,7 +53,7 @@ describe('{{className}}', () => {
       const names = tools.map((tool) => tool.name);
       for (const acting of {{actuatingToolsJson}} as string[]) {
         expect(names).not.toContain(acting);
-        expect((await callTool(readOnly.client, acting, {})).isError).toBe(true);
+        await expect(callTool(readOnly.client, acting, {})).rejects.toThrow(/not found/);
       }
       for (const reading of {{readOnlyToolsJson}} as string[]) expect(names).toContain(reading);
       expect(names).toEqual(expect.arrayContaining(['get_task', 'cancel_task', 'list_tasks']));
