@@ -10,15 +10,16 @@ import { type TriggerRegistry } from '../triggers/trigger.registry.js';
 import { validateTriggers } from '../triggers/trigger.validation.js';
 import { type Trigger } from '../triggers/trigger.types.js';
 import { ManagedTaskContext, type TaskHost } from './task-context.js';
-import { TaskArgumentError, TaskCancelledError, TaskError, TaskManagerClosedError } from './task.error.js';
+import { TaskCancelledError, TaskError, TaskManagerClosedError } from './task.error.js';
 import { newEventId, newTaskId, taskIdPrefix } from './task-id.js';
-import { deepFreeze, describeValue, errorMessage, toFrozenJsonObject } from './task-json.util.js';
+import { deepFreeze, errorMessage, toFrozenJsonObject } from './task-json.util.js';
 import { resolveTaskManagerOptions, type TaskManagerOptions } from './task-manager.options.js';
 import { TaskRecord } from './task-record.js';
 import { awaitCancelledBody, internalFailure, waitAtMost } from './task-outcome.js';
 import { ManagedTaskControl, type TaskControl } from './task-control.js';
 import { checkStartArguments, checkStates } from './task-arguments.js';
 import { FinishedQueue } from './task-retention.js';
+import { TaskListeners } from './task-listeners.js';
 import { type StartTaskOptions, type TaskBody, type TaskChange, type TaskListener } from './task.types.js';
 
 /**
@@ -38,7 +39,7 @@ export class TaskManager implements TaskHost {
   private readonly idPrefix: string;
   private readonly tasks = new Map<string, TaskRecord>();
   private readonly finishedQueue = new FinishedQueue();
-  private readonly listeners = new Set<TaskListener>();
+  private readonly listeners: TaskListeners;
   private running = 0;
   private controlView: TaskControl | undefined;
   private closing: Promise<void> | undefined;
@@ -53,6 +54,7 @@ export class TaskManager implements TaskHost {
     this.cancelReplyMs = Math.min(resolved.cancelReplyMs, resolved.cancelGraceMs);
     this.clock = resolved.clock;
     this.logger = resolved.logger;
+    this.listeners = new TaskListeners(this.logger);
     this.idPrefix = taskIdPrefix(this.serverName);
   }
 
@@ -161,16 +163,7 @@ export class TaskManager implements TaskHost {
 
   /** Observes task changes; returns the function that stops observing. */
   onChange(listener: TaskListener): () => void {
-    if (typeof listener !== 'function') {
-      throw new TaskArgumentError(
-        'listener',
-        `expected a function (change) => void, got ${describeValue(listener)}`,
-      );
-    }
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
+    return this.listeners.add(listener);
   }
 
   /**
@@ -339,27 +332,6 @@ export class TaskManager implements TaskHost {
   }
 
   private notify(kind: TaskChange['kind'], record: TaskRecord, event?: TaskEvent): void {
-    if (this.listeners.size === 0) return;
-    let snapshot: TaskInfo | undefined;
-    const change: TaskChange = {
-      kind,
-      taskId: record.id,
-      state: record.state,
-      get task() {
-        return (snapshot ??= record.snapshot());
-      },
-      ...(event ? { event } : {}),
-    };
-    for (const listener of this.listeners) {
-      try {
-        listener(change);
-      } catch (error) {
-        this.logger.error(`a task change listener threw on ${kind} of task ${record.id}`, {
-          task_id: record.id,
-          error: errorMessage(error),
-          stack: error instanceof Error ? error.stack : undefined,
-        });
-      }
-    }
+    this.listeners.notify(kind, record, event);
   }
 }

@@ -1,0 +1,54 @@
+import { type Logger } from '../logging/logger.js';
+import { type TaskEvent } from '../models/task-event.model.js';
+import { type TaskInfo } from '../models/task-info.model.js';
+import { TaskArgumentError } from './task.error.js';
+import { describeValue, errorMessage } from './task-json.util.js';
+import { type TaskRecord } from './task-record.js';
+import { type TaskChange, type TaskListener } from './task.types.js';
+
+/** The observers of a TaskManager's task changes; a throwing observer is logged, never propagated. */
+export class TaskListeners {
+  private readonly listeners = new Set<TaskListener>();
+
+  constructor(private readonly logger: Logger) {}
+
+  /** Adds an observer; returns the function that removes it. */
+  add(listener: TaskListener): () => void {
+    if (typeof listener !== 'function') {
+      throw new TaskArgumentError(
+        'listener',
+        `expected a function (change) => void, got ${describeValue(listener)}`,
+      );
+    }
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  /** Tells every observer about a change of `record`; the snapshot is built on first access. */
+  notify(kind: TaskChange['kind'], record: TaskRecord, event?: TaskEvent): void {
+    if (this.listeners.size === 0) return;
+    let snapshot: TaskInfo | undefined;
+    const change: TaskChange = {
+      kind,
+      taskId: record.id,
+      state: record.state,
+      get task() {
+        return (snapshot ??= record.snapshot());
+      },
+      ...(event ? { event } : {}),
+    };
+    for (const listener of this.listeners) {
+      try {
+        listener(change);
+      } catch (error) {
+        this.logger.error(`a task change listener threw on ${kind} of task ${record.id}`, {
+          task_id: record.id,
+          error: errorMessage(error),
+          stack: error instanceof Error ? error.stack : undefined,
+        });
+      }
+    }
+  }
+}
