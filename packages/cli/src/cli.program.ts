@@ -15,6 +15,11 @@ export interface CliIo {
   env: Readonly<Record<string, string | undefined>>;
   /** `process.versions.node` (injected so tests can pretend another Node). */
   nodeVersion: string;
+  /**
+   * Asks a yes/no question on a terminal (absent elsewhere: then the defaults apply). `add tool`
+   * asks whether the tool acts on the world when neither --actuates nor --no-actuates is given.
+   */
+  confirm?: (message: string, defaultAnswer: boolean) => Promise<boolean>;
 }
 
 export const CLI_NAME = 'robot-mcp-kit';
@@ -62,13 +67,19 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       'it only reads or computes: annotated readOnlyHint: true (default for a plain tool)',
     )
     .option('-s, --server <file>', 'the *.server.ts file, when the project has several')
-    .action((name: string, opts: { longRunning: boolean; actuates?: boolean; server?: string }) => {
+    .action(async (name: string, opts: { longRunning: boolean; actuates?: boolean; server?: string }) => {
       const dir = root();
+      const actuates =
+        opts.actuates ??
+        (await io.confirm?.(
+          `Does ${name} act on the world (move, grip, switch)? --read-only hides such tools`,
+          opts.longRunning,
+        ));
       const result = addTool({
         root: dir,
         name,
         longRunning: opts.longRunning,
-        actuates: opts.actuates,
+        actuates,
         server: opts.server,
       });
       const acting = result.actuates
@@ -77,7 +88,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const other = result.actuates ? '--no-actuates' : '--actuates';
       io.stdout(
         `Added ${opts.longRunning ? '@LongRunningTool' : '@Tool'} ${result.tool} to ${result.className} in ${show(dir)}, ` +
-          `marked as a tool that ${acting}${opts.actuates === undefined ? ` (say ${other} if not)` : ''}:\n` +
+          `marked as a tool that ${acting}${actuates === undefined ? ` (say ${other} if not)` : ''}:\n` +
           result.modified.map((file) => `  modified ${file}\n`).join('') +
           result.created.map((file) => `  created  ${file}\n`).join('') +
           'Next: write the body, then npm test.\n',

@@ -46,6 +46,24 @@ describe('runCli', () => {
     );
   });
 
+  it('asks on a terminal whether the tool acts on the world, when no flag says it', async () => {
+    const asked: [string, boolean][] = [];
+    const confirm = async (message: string, defaultAnswer: boolean) => {
+      asked.push([message, defaultAnswer]);
+      return true;
+    };
+    expect(await runCli(['add', 'tool', 'release'], { ...io({ cwd: root }), confirm })).toBe(0);
+    expect(asked).toEqual([
+      ['Does release act on the world (move, grip, switch)? --read-only hides such tools', false],
+    ]);
+    expect(out.stdout).toContain('marked as a tool that acts on the world');
+    expect(out.stdout).not.toContain('(say');
+    expect(read(root, 'src/my-nav.server.ts')).toMatch(/actuates: true,[^@]*\}\)\s*release\(/);
+    asked.length = 0;
+    expect(await runCli(['add', 'tool', 'look', '--no-actuates'], { ...io({ cwd: root }), confirm })).toBe(0);
+    expect(asked).toEqual([]);
+  });
+
   it('adds a plain tool that acts on the world with --actuates', async () => {
     expect(await runCli(['add', 'tool', 'grasp', '--actuates'], io({ cwd: root }))).toBe(0);
     expect(out.stdout).toContain(

@@ -23,7 +23,7 @@ export function generatedProject(options: { inWorkspace?: boolean } = {}): { roo
       longRunningTool: 'patrol',
       plainTool: 'get_status',
       firstToolLongRunning: true,
-    firstToolActuates: true,
+      firstToolActuates: true,
       force: false,
     },
     '0.1.0',
