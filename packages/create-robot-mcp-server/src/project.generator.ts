@@ -63,8 +63,8 @@ export function templateVars(options: ProjectOptions, kitVersion: string): Templ
     mainPathShell: shellQuote(mainPath),
     lrActing: actingLines(acting.lr),
     plainActing: actingLines(acting.plain),
-    actuatingToolsJson: JSON.stringify(tools.filter((t) => t.actuates).map((t) => t.name)),
-    readOnlyToolsJson: JSON.stringify(tools.filter((t) => !t.actuates).map((t) => t.name)),
+    actuatingToolsJson: tsList(tools.filter((t) => t.actuates).map((t) => t.name)),
+    readOnlyToolsJson: tsList(tools.filter((t) => !t.actuates).map((t) => t.name)),
   };
 }
 
@@ -92,6 +92,11 @@ export function generateProject(
   assertTargetUsable(options.directory, options.force);
   const files = renderProject(options, kitVersion, templatesDir);
   return { directory: options.directory, files: writeProject(options.directory, files) };
+}
+
+/** A TypeScript array literal of single-quoted strings: `['patrol', 'grasp']`. */
+function tsList(values: readonly string[]): string {
+  return `[${values.map(tsString).join(', ')}]`;
 }
 
 /** A TypeScript single-quoted string literal. */

@@ -71,8 +71,8 @@ describe('renderProject', () => {
     expect(server).toMatch(/@Tool\(\{[^@]*annotations: \{ readOnlyHint: true \},[^@]*\}\)\s*getStatus\(/);
     const test = fileOf(files, 'test/my-nav.server.test.ts');
     expect(test).toContain('startServer({ readOnly: true })');
-    expect(test).toContain('for (const acting of ["patrol"] as string[])');
-    expect(test).toContain('for (const reading of ["get_status"] as string[])');
+    expect(test).toContain("for (const acting of ['patrol'] as string[])");
+    expect(test).toContain("for (const reading of ['get_status'] as string[])");
 
     const arm = renderProject(
       options({ longRunningTool: 'patrol', plainTool: 'grasp', firstToolLongRunning: false }),
@@ -80,7 +80,7 @@ describe('renderProject', () => {
     );
     const armServer = fileOf(arm, 'src/my-nav.server.ts');
     expect(armServer).toMatch(/@Tool\(\{[^@]*actuates: true,[^@]*\}\)\s*grasp\(/);
-    expect(fileOf(arm, 'test/my-nav.server.test.ts')).toContain('for (const acting of ["patrol","grasp"]');
+    expect(fileOf(arm, 'test/my-nav.server.test.ts')).toContain("for (const acting of ['patrol', 'grasp']");
     const watcher = renderProject(options({ firstToolActuates: false }), '0.1.0');
     expect(fileOf(watcher, 'src/my-nav.server.ts')).not.toContain('actuates: true');
   });
