@@ -197,7 +197,7 @@ describe('pluggable verifier (auth option): requireBearerAuth with expectedResou
       headers: {
         ...MCP_POST_HEADERS,
         authorization: 'Bearer bob-token-0123456789ab',
-        'mcp-session-id': alice.(transport as StreamableHTTPClientTransport).sessionId!,
+        'mcp-session-id': (alice.transport as StreamableHTTPClientTransport).sessionId!,
         'mcp-protocol-version': '2025-06-18',
       },
       body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list' }),
