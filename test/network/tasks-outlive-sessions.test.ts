@@ -87,8 +87,6 @@ describe('MCP_HOST=0.0.0.0 without authentication', () => {
       body: '{}',
     });
     expect(denied.status).toBe(401);
-    const { StreamableHTTPClientTransport } =
-      await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
     const client = servers.track(new Client({ name: 'token', version: '1' }));
     await client.connect(
       new StreamableHTTPClientTransport(new URL(local), {
