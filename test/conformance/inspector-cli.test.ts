@@ -69,7 +69,7 @@ describe.each(Object.keys(EXAMPLES) as (keyof typeof EXAMPLES)[])(
           // the one-shot CLI session is gone, and the task it started is still there (tasks outlive sessions)
           const listedTasks = await inspect(target, ['--method', 'tools/call', '--tool-name', 'list_tasks']);
           expect(listedTasks.out).toMatch(/\\"task_id\\"/);
-        expect(listedTasks.out).not.toMatch(/\\"state\\":\\"cancelled\\"/);
+          expect(listedTasks.out).not.toMatch(/\\"state\\":\\"cancelled\\"/);
         }
       },
       120_000,
