@@ -1,4 +1,5 @@
 import { type IncomingMessage, type ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
 import { isLoopbackAddress } from './http-options.js';
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
@@ -74,10 +75,13 @@ function hostAllowed(header: string, rules: HostOriginRules): boolean {
   const bind = parseHost(
     rules.bindHost.includes(':') && !rules.bindHost.startsWith('[') ? `[${rules.bindHost}]` : rules.bindHost,
   );
-  const specificBind = bind && !['0.0.0.0', '[::]'].includes(bind.name) ? [bind.name] : [];
-  if ([...LOOPBACK_NAMES, ...specificBind].includes(host.name) && (host.port === port || host.port === '')) {
-    return true;
-  }
+  const wildcard = bind !== undefined && ['0.0.0.0', '[::]'].includes(bind.name);
+  const specificBind = bind && !wildcard ? [bind.name] : [];
+  const samePort = host.port === port || host.port === '';
+  if ([...LOOPBACK_NAMES, ...specificBind].includes(host.name) && samePort) return true;
+  // Bound to every interface: an address of this machine written as an IP literal is this server
+  // (a DNS-rebinding page always comes with a host name of its own).
+  if (wildcard && samePort && isIP(host.name.replace(/^\[|\]$/g, '')) !== 0) return true;
   return rules.allowedHosts.some((entry) => {
     const allowed = parseHost(entry);
     return (

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core';
 import { bootstrap, type RobotMcpApp, runServer } from '@robot-mcp-kit/server';
 import { ArmServer } from '../features/fixtures/arm.server.js';
+import { initializeBody, MCP_POST_HEADERS, rawRequest } from './raw-http.js';
 
 const apps: RobotMcpApp[] = [];
 afterEach(async () => {
@@ -27,9 +28,15 @@ describe('listening on a network address', () => {
     await expect(app({}).listen({ host: '::' })).rejects.toThrow(/MCP_HOST: "::"/);
   });
 
-  it('starts with RMK_AUTH_TOKEN', async () => {
+  it('starts with RMK_AUTH_TOKEN; IP-literal hosts pass the Host check, foreign names do not', async () => {
     const info = await app({ RMK_AUTH_TOKEN: 'f00dfeedcafebeef0123' }).listen();
-    expect(info.port).toBeGreaterThan(0);
+    const url = `http://127.0.0.1:${info.port!}/mcp`;
+    const post = (host: string) =>
+      rawRequest(url, { method: 'POST', headers: { ...MCP_POST_HEADERS, host }, body: initializeBody() });
+    expect((await post(`192.0.2.10:${info.port!}`)).status).toBe(401); // past the Host check, no token
+    expect((await post(`[2001:db8::1]:${info.port!}`)).status).toBe(401);
+    expect((await post(`robot.evil.example:${info.port!}`)).status).toBe(403);
+    expect((await post(`192.0.2.10:${info.port! + 1}`)).status).toBe(403);
   });
 
   it('starts with RMK_ALLOW_UNAUTHENTICATED=1, with a loud warning', async () => {
