@@ -1,10 +1,10 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import { type AddressInfo } from 'node:net';
-import express from 'express';
+import express, { type Express } from 'express';
 import { type SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { type StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ConfigError, type Clock, type Logger, systemClock } from '@robot-mcp-kit/core';
-import { authMiddleware } from '../auth/bearer-auth.middleware.js';
+import { type AuthMiddleware, authMiddleware } from '../auth/bearer-auth.middleware.js';
 import { TaskPrincipals } from '../auth/task-principals.js';
 import { type TransportConfig } from '../runtime/server-config.js';
 import { EVENT_STORE_MAX_BYTES, EVENT_STORE_MAX_EVENTS } from './bounded-event.store.js';
@@ -76,6 +76,36 @@ export function checkExposure(host: string, security: HttpSecurityConfig, logger
   );
 }
 
+/** The Express app: Host/Origin guard, then authentication, then the MCP session handler. */
+function guardedApp(
+  config: TransportConfig,
+  security: HttpSecurityConfig,
+  port: () => number,
+  logger: Logger,
+  parts: { auth: AuthMiddleware | undefined; handler: Handler },
+): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(
+    hostOriginGuard({
+      allowedHosts: security.allowedHosts,
+      allowedOrigins: security.allowedOrigins,
+      bindHost: config.host,
+      port,
+    }),
+  );
+  if (parts.auth?.metadata) app.use(parts.auth.metadata);
+  if (parts.auth) app.use(parts.auth.guard);
+  app.use((req, res) => {
+    parts.handler(req, res).catch((err: unknown) => {
+      logger.error('HTTP transport error', { error: (err as Error).message });
+      if (!res.headersSent) sendJson(res, 500, rpcError(-32603, 'Internal error'));
+      else res.end();
+    });
+  });
+  return app;
+}
+
 /**
  * Serves MCP over HTTP on `config.host:config.port`: streamable HTTP at `/mcp` (sessions, GET
  * stream, resumable SSE, DELETE) or SSE at GET `/sse` + POST `/messages`, as the official SDK
@@ -116,26 +146,10 @@ export async function listenHttp(
       maxBytes: options.eventStore?.maxBytes ?? EVENT_STORE_MAX_BYTES,
     },
   };
-  const handler: Handler = config.kind === 'sse' ? sseHandler(deps) : streamableHandler(deps);
   let port = config.port;
-  const app = express();
-  app.disable('x-powered-by');
-  app.use(
-    hostOriginGuard({
-      allowedHosts: security.allowedHosts,
-      allowedOrigins: security.allowedOrigins,
-      bindHost: config.host,
-      port: () => port,
-    }),
-  );
-  if (auth?.metadata) app.use(auth.metadata);
-  if (auth) app.use(auth.guard);
-  app.use((req, res) => {
-    handler(req, res).catch((err: unknown) => {
-      logger.error('HTTP transport error', { error: (err as Error).message });
-      if (!res.headersSent) sendJson(res, 500, rpcError(-32603, 'Internal error'));
-      else res.end();
-    });
+  const app = guardedApp(config, security, () => port, logger, {
+    auth,
+    handler: config.kind === 'sse' ? sseHandler(deps) : streamableHandler(deps),
   });
   const server: HttpServer = createServer(app);
   await new Promise<void>((resolve, reject) => {
