@@ -62,8 +62,25 @@ export type { Feature, FeatureContext } from './runtime/feature.types.js';
 export { BUILTIN_FEATURES } from './features/builtin-features.js';
 export { checkLogLevel, transportConfigFromEnv, TRANSPORT_KINDS } from './runtime/server-config.js';
 export type { TransportConfig, TransportKind } from './runtime/server-config.js';
-export { listenHttp } from './transports/http.listener.js';
+export { listenHttp, checkExposure } from './transports/http.listener.js';
 export type { HttpListener } from './transports/http.listener.js';
+export {
+  httpSecurityFromEnv,
+  isLoopbackAddress,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_SESSION_IDLE_S,
+} from './transports/http-options.js';
+export type { HttpSecurityConfig, HttpSecurityOptions } from './transports/http-options.js';
+export { checkHostOrigin, hostOriginGuard } from './transports/host-origin.guard.js';
+export type { HostOriginRules } from './transports/host-origin.guard.js';
+export {
+  BoundedEventStore,
+  EVENT_STORE_MAX_BYTES,
+  EVENT_STORE_MAX_EVENTS,
+} from './transports/bounded-event.store.js';
+export type { AuthOptions } from './auth/auth.options.js';
+export { StaticTokenVerifier, STATIC_TOKEN_PRINCIPAL } from './auth/static-token.verifier.js';
+export { TaskPrincipals } from './auth/task-principals.js';
 
 // Errors
 export { DecorationError, ToolArgumentsError } from './errors/server.error.js';
@@ -88,9 +105,10 @@ export {
   sessionCleanupFeature,
   cancelSessionTasks,
   resolveKeepTasks,
+  disconnectPolicy,
   SESSION_CLEANUP_DEADLINE_MS,
 } from './features/session-cleanup.feature.js';
-export type { KeepTasksPolicy } from './features/session-cleanup.feature.js';
+export type { KeepTasksPolicy, DisconnectPolicy } from './features/session-cleanup.feature.js';
 export {
   eventFeedFeature,
   eventFeedOf,

@@ -1,7 +1,7 @@
 import { ConfigError, type Clock, type TaskManager, type TimerHandle } from '@robot-mcp-kit/core';
 import { type Feature, type FeatureContext } from '../runtime/feature.types.js';
 import { type SessionContext } from '../tools/registered-tool.js';
-import { sessionIdleMsFromEnv } from '../transports/http.listener.js';
+import { sessionIdleMsFromEnv } from '../transports/http-options.js';
 import { featureOptions, parseFlag } from './feature-config.js';
 import { matchesAny, parseToolPatterns, type ToolPattern } from './safety/tool-patterns.js';
 
@@ -13,7 +13,8 @@ export type KeepTasksPolicy = { readonly all: boolean; readonly patterns: readon
 
 /**
  * Reads `keepTasksOnSessionEnd` / `RMK_KEEP_TASKS`: `1` keeps every task, `0` or unset none, and a
- * comma-separated list of tool globs keeps the tasks of those tools (e.g. `watch_*`). Also checks
+ * comma-separated list of tool globs keeps the tasks of those tools (e.g. `watch_*`). Since tasks
+ * outlive their session by default, this only matters for `cancelOnDisconnect` tools. Also checks
  * `RMK_SESSION_IDLE_S` (read by the HTTP listener) so a bad value fails at start-up on any transport.
  * @throws ConfigError naming the option or variable
  */
@@ -63,8 +64,27 @@ async function settleWithin(
   }
 }
 
+/** Which tasks end with the session that started them. */
+export interface DisconnectPolicy {
+  /** True for the tools whose tasks are cancelled when their session goes away. */
+  cancels(tool: string): boolean;
+}
+
 /**
- * Cancels the running tasks a session started, except those the policy keeps. Each task is marked
+ * The default rule: only the tasks of tools declared `cancelOnDisconnect: true` end with their
+ * session, unless `RMK_KEEP_TASKS` / `keepTasksOnSessionEnd` keeps them too.
+ */
+export function disconnectPolicy(
+  cancelOnDisconnect: ReadonlySet<string>,
+  keep: KeepTasksPolicy,
+): DisconnectPolicy {
+  return {
+    cancels: (tool) => cancelOnDisconnect.has(tool) && !keep.all && !matchesAny(tool, keep.patterns),
+  };
+}
+
+/**
+ * Cancels the running tasks a session started that the policy ends with it. Each task is marked
  * cancelled at once; the wait for the bodies to settle is bounded by `deadlineMs`.
  */
 export async function cancelSessionTasks(
@@ -75,13 +95,12 @@ export async function cancelSessionTasks(
     clock: Clock;
     logger: FeatureContext['logger'];
   },
-  keep: KeepTasksPolicy,
+  policy: DisconnectPolicy,
   deadlineMs = SESSION_CLEANUP_DEADLINE_MS,
 ): Promise<string[]> {
-  if (keep.all) return [];
   const ids = deps.starter.tasksOfSession(session.id).filter((id) => {
     const tool = deps.taskManager.get(id)?.tool;
-    return tool !== undefined && !matchesAny(tool, keep.patterns);
+    return tool !== undefined && policy.cancels(tool);
   });
   if (ids.length === 0) return [];
   const settled = await settleWithin(
@@ -90,7 +109,7 @@ export async function cancelSessionTasks(
     deadlineMs,
     deps.clock,
   );
-  deps.logger.info('session ended; cancelled the tasks it started', {
+  deps.logger.info('session ended; cancelled its cancelOnDisconnect tasks', {
     session: session.id,
     tasks: ids,
     settled,
@@ -99,24 +118,32 @@ export async function cancelSessionTasks(
 }
 
 /**
- * Clean exit: when a session goes away (stdio EOF, streamable-HTTP DELETE or idle timeout, SSE
- * stream closed, in-memory transport closed) the tasks it started are cancelled, best effort within
- * 5 s, so a robot does not keep driving for an agent that is gone. Other sessions' tasks are
- * untouched. `RMK_KEEP_TASKS` / `keepTasksOnSessionEnd` keeps tasks (all, or those of some tools).
+ * Tasks outlive their session: a client that disconnects, a streamable-HTTP DELETE, an idle session
+ * reaped or an SSE stream that closes never cancels the tasks it started, so the work goes on and
+ * its events still reach the app (poll is the truth: `get_task` from any later session). The clean
+ * exit is where the server itself ends (stdin EOF under stdio, SIGTERM/SIGINT: every task is
+ * cancelled and events flushed). A tool whose work must stop with its caller (a hold-to-move teleop)
+ * says `cancelOnDisconnect: true`; its tasks are cancelled, best effort within 5 s, when the session
+ * that started them ends. `RMK_KEEP_TASKS` / `keepTasksOnSessionEnd` can still keep those.
  */
 export const sessionCleanupFeature: Feature = {
   name: 'session-cleanup',
   extension(ctx) {
     const keep = resolveKeepTasks(ctx);
-    const longRunning = ctx.definition.tools.filter((t) => t.kind === 'long-running').map((t) => t.name);
+    const longRunning = ctx.definition.tools.filter((t) => t.kind === 'long-running');
+    const names = longRunning.map((t) => t.name);
     for (const pattern of keep.patterns) {
-      if (!longRunning.some((name) => pattern.regex.test(name))) {
+      if (!names.some((name) => pattern.regex.test(name))) {
         throw new ConfigError(
           ctx.options.keepTasksOnSessionEnd !== undefined ? 'keepTasksOnSessionEnd' : 'RMK_KEEP_TASKS',
-          `pattern "${pattern.source}" matches no long-running tool; they are ${longRunning.join(', ') || 'none'}`,
+          `pattern "${pattern.source}" matches no long-running tool; they are ${names.join(', ') || 'none'}`,
         );
       }
     }
+    const policy = disconnectPolicy(
+      new Set(longRunning.filter((t) => t.cancelOnDisconnect).map((t) => t.name)),
+      keep,
+    );
     const deps = {
       starter: ctx.starter,
       taskManager: ctx.taskManager,
@@ -126,7 +153,7 @@ export const sessionCleanupFeature: Feature = {
     return {
       name: 'session-cleanup',
       async sessionClosed(session) {
-        await cancelSessionTasks(session, deps, keep);
+        await cancelSessionTasks(session, deps, policy);
       },
     };
   },

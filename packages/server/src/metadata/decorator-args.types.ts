@@ -50,6 +50,12 @@ export interface LongRunningToolArgs extends ToolArgsBase {
   maxConcurrent?: number;
   /** Over the limit, cancel the oldest running task of this tool instead of refusing the call. */
   preempt?: boolean;
+  /**
+   * Cancel the task when the session that started it goes away (client disconnect, DELETE, idle
+   * reaping), e.g. a hold-to-move teleop. Default false: tasks outlive their session and run until
+   * they end, `cancel_task` or server shutdown.
+   */
+  cancelOnDisconnect?: boolean;
 }
 
 /** Arguments of `@Trigger(type, ...)`. */

@@ -30,6 +30,8 @@ export interface LongRunningToolDefinition extends ToolDefinitionBase {
   readonly estDurationS?: number | ((args: never) => number | undefined);
   readonly maxConcurrent?: number;
   readonly preempt: boolean;
+  /** Cancel the task when its session goes away (default false: tasks outlive sessions). */
+  readonly cancelOnDisconnect: boolean;
 }
 
 export type ToolDefinition = PlainToolDefinition | LongRunningToolDefinition;

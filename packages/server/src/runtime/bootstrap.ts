@@ -22,6 +22,8 @@ import { BUILTIN_FEATURES } from '../features/builtin-features.js';
 import { type Feature, type FeatureContext } from './feature.types.js';
 import { type AppExtension, RobotMcpApp } from './robot-mcp-app.js';
 import { type TransportConfig, transportConfigFromEnv } from './server-config.js';
+import { type AuthOptions } from '../auth/auth.options.js';
+import { type HttpSecurityOptions, httpSecurityFromEnv } from '../transports/http-options.js';
 
 /** A capability server class (decorated with `@CapabilityServer`). */
 export type CapabilityServerClass<T extends object = object> = new (...args: never[]) => T;
@@ -46,6 +48,10 @@ export interface BootstrapOptions<T extends object = object> {
   tasks?: { maxFinishedRetained?: number; cancelGraceMs?: number; cancelReplyMs?: number };
   /** Transport overrides; default from `MCP_TRANSPORT`, `MCP_HOST`, `MCP_PORT`. */
   transport?: Partial<TransportConfig>;
+  /** Bearer-token authentication of the HTTP transports with your own verifier (wins over `RMK_AUTH_TOKEN`). */
+  auth?: AuthOptions;
+  /** HTTP transport security: allowed hosts/origins, static token, session cap and idle time. */
+  http?: HttpSecurityOptions;
   /** Extra protocol surface installed on every session. */
   extensions?: readonly AppExtension[];
   /** Deadline of the shutdown sequence (cancel + flush), default 10 s. */
@@ -70,6 +76,7 @@ export function bootstrap<T extends object>(
   const logger = options.logger ?? createLogger({ env, defaultMeta: { server: name } });
   const clock = options.clock ?? systemClock;
   const transport = transportConfigFromEnv(env, options.transport);
+  const http = httpSecurityFromEnv(env, { ...options.http, ...(options.auth ? { auth: options.auth } : {}) });
   const instance = options.instance ?? new ServerClass();
 
   const plugins = [
@@ -137,6 +144,7 @@ export function bootstrap<T extends object>(
     starter,
     logger,
     transport,
+    http,
     extensions: extensions,
     shutdownTimeoutMs: options.shutdownTimeoutMs ?? 10_000,
     env,

@@ -14,6 +14,8 @@ import { type CapabilityServerDefinition } from '../metadata/definitions.types.j
 import { type SessionContext } from '../tools/registered-tool.js';
 import { type TaskStarter } from '../tools/task-starter.js';
 import { type ToolRegistry } from '../tools/tool-registry.js';
+import { TaskPrincipals } from '../auth/task-principals.js';
+import { type HttpSecurityConfig } from '../transports/http-options.js';
 import { type HttpListener, listenHttp } from '../transports/http.listener.js';
 import { type TransportConfig } from './server-config.js';
 
@@ -39,6 +41,8 @@ export interface AppParts {
   readonly starter: TaskStarter;
   readonly logger: Logger;
   readonly transport: TransportConfig;
+  /** HTTP security settings, resolved by bootstrap() (host/origin checks, auth, session limits). */
+  readonly http: HttpSecurityConfig;
   readonly extensions: readonly AppExtension[];
   readonly shutdownTimeoutMs: number;
   /** The environment bootstrap() read (HTTP listener settings such as RMK_SESSION_IDLE_S). */
@@ -68,6 +72,9 @@ export class RobotMcpApp {
   readonly starter: TaskStarter;
   readonly logger: Logger;
   readonly transportConfig: TransportConfig;
+  /** Who started which task (the principal of the authenticated session); kept out of the wire JSON. */
+  readonly principals = new TaskPrincipals();
+  private readonly http: HttpSecurityConfig;
   private readonly extensions: readonly AppExtension[];
   private readonly shutdownTimeoutMs: number;
   private readonly env: NodeJS.ProcessEnv;
@@ -86,6 +93,11 @@ export class RobotMcpApp {
     this.starter = parts.starter;
     this.logger = parts.logger;
     this.transportConfig = parts.transport;
+    this.http = parts.http;
+    this.starter.onStarted((info, sessionId) => {
+      const principal = this.principals.recordTask(info.task_id, sessionId);
+      if (principal !== undefined) this.logger.info('task started', { task_id: info.task_id, principal });
+    });
     this.extensions = parts.extensions;
     this.shutdownTimeoutMs = parts.shutdownTimeoutMs;
     this.env = parts.env;
@@ -155,7 +167,7 @@ export class RobotMcpApp {
       config,
       async (transport) => void (await this.connect(transport)),
       this.logger,
-      { env: this.env, clock: this.clock },
+      { env: this.env, clock: this.clock, security: this.http, principals: this.principals },
     );
     return { kind: config.kind, url: this.listener.url, port: this.listener.port };
   }

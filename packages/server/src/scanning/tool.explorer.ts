@@ -98,7 +98,10 @@ function buildLongRunning(
       `declare it as "async ${methodName}(args: MyArgs, ctx: TaskContext): Promise<object>"`,
     );
   }
-  const { maxConcurrent, preempt, estDurationS } = recorded.args;
+  const { maxConcurrent, preempt, estDurationS, cancelOnDisconnect } = recorded.args;
+  if (cancelOnDisconnect !== undefined && typeof cancelOnDisconnect !== 'boolean') {
+    throw new DecorationError(where, 'cancelOnDisconnect must be true or false', 'fix the value');
+  }
   if (maxConcurrent !== undefined && (!Number.isInteger(maxConcurrent) || maxConcurrent < 1)) {
     throw new DecorationError(
       where,
@@ -124,6 +127,7 @@ function buildLongRunning(
     estDurationS,
     maxConcurrent,
     preempt: preempt ?? false,
+    cancelOnDisconnect: cancelOnDisconnect ?? false,
   });
 }
 

@@ -1,20 +1,34 @@
-import { randomUUID } from 'node:crypto';
-import {
-  createServer,
-  type IncomingMessage,
-  type Server as HttpServer,
-  type ServerResponse,
-} from 'node:http';
+import { createServer, type Server as HttpServer } from 'node:http';
 import { type AddressInfo } from 'node:net';
-import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { type Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { ConfigError, type Clock, type Logger, systemClock, type TimerHandle } from '@robot-mcp-kit/core';
+import express, { type Express } from 'express';
+import { type SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import { type StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ConfigError, type Clock, type Logger, systemClock } from '@robot-mcp-kit/core';
+import { type AuthMiddleware, authMiddleware } from '../auth/bearer-auth.middleware.js';
+import { TaskPrincipals } from '../auth/task-principals.js';
 import { type TransportConfig } from '../runtime/server-config.js';
+import { EVENT_STORE_MAX_BYTES, EVENT_STORE_MAX_EVENTS } from './bounded-event.store.js';
+import { hostOriginGuard } from './host-origin.guard.js';
+import {
+  type HttpSecurityConfig,
+  type HttpSecurityOptions,
+  httpSecurityFromEnv,
+  isLoopbackAddress,
+  sessionIdleMsFromEnv,
+} from './http-options.js';
+import {
+  type Handler,
+  rpcError,
+  sendJson,
+  type SessionDeps,
+  type SessionOpener,
+  sseHandler,
+  streamableHandler,
+} from './http-session.handlers.js';
+import { IdleSessions } from './idle-sessions.js';
 
-/** Opens one MCP session on a connected transport (the app creates a fresh SDK server for it). */
-export type SessionOpener = (transport: Transport) => Promise<void>;
+export { sessionIdleMsFromEnv };
+export type { SessionOpener };
 
 /** A listening HTTP transport. */
 export interface HttpListener {
@@ -25,91 +39,78 @@ export interface HttpListener {
   close(): Promise<void>;
 }
 
-const MAX_BODY = 4 * 1024 * 1024;
-
-/** Options of {@link listenHttp}. */
-export interface HttpListenerOptions {
-  /**
-   * Close a streamable-HTTP session after this long with no open HTTP request (no call in flight,
-   * no GET stream), in ms; its tasks are then cancelled like on DELETE. Default from
-   * `RMK_SESSION_IDLE_S` (seconds; unset or 0 = never).
-   */
-  sessionIdleMs?: number;
+/** Options of {@link listenHttp}; the security fields default from the `RMK_*` variables. */
+export interface HttpListenerOptions extends HttpSecurityOptions {
+  /** Settings already resolved (bootstrap does it); wins over the other security fields. */
+  security?: HttpSecurityConfig;
+  /** Where the principal of each authenticated session is recorded. */
+  principals?: TaskPrincipals;
+  /** `retry:` sent in the priming event of streamable-HTTP SSE streams, in ms (default 1000). */
+  retryIntervalMs?: number;
+  /** Bounds of each session's replay buffer (default 256 events, 1 MiB). */
+  eventStore?: { maxEvents?: number; maxBytes?: number };
   /** Environment for the defaults (default `process.env`). */
   env?: NodeJS.ProcessEnv;
   clock?: Clock;
 }
 
 /**
- * Reads `RMK_SESSION_IDLE_S`: seconds (decimals allowed) a streamable-HTTP session may stay without
- * an open request before it is closed; unset, empty or 0 means never.
- * @throws ConfigError naming the variable
+ * Refuses to listen on a non-loopback address without authentication (unless explicitly allowed).
+ * @throws ConfigError naming MCP_HOST, with the fix
  */
-export function sessionIdleMsFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
-  const raw = env.RMK_SESSION_IDLE_S?.trim();
-  if (!raw) return undefined;
-  const seconds = Number(raw);
-  if (!Number.isFinite(seconds) || seconds < 0) {
+export function checkExposure(host: string, security: HttpSecurityConfig, logger: Logger): void {
+  if (isLoopbackAddress(host) || security.auth || security.authToken !== undefined) return;
+  if (!security.allowUnauthenticated) {
     throw new ConfigError(
-      'RMK_SESSION_IDLE_S',
-      `"${raw}" is not valid; use a number of seconds > 0, or 0 for never`,
+      'MCP_HOST',
+      `"${host}" is reachable from the network and no authentication is configured, so anyone there ` +
+        'could drive the robot. Set RMK_AUTH_TOKEN to a random token (at least 16 characters; clients ' +
+        'send "Authorization: Bearer <token>") or pass auth to bootstrap(); or listen on 127.0.0.1; ' +
+        'or, on a trusted network only, set RMK_ALLOW_UNAUTHENTICATED=1',
     );
   }
-  return seconds === 0 ? undefined : Math.round(seconds * 1000);
+  logger.warn(
+    'SECURITY WARNING: listening on a network address WITHOUT AUTHENTICATION ' +
+      '(RMK_ALLOW_UNAUTHENTICATED=1): anyone who can reach this port can call every tool and move the robot',
+    { host },
+  );
 }
 
-/**
- * Tracks the open HTTP requests of each session and closes a session that had none for `idleMs`.
- */
-class IdleSessions {
-  private readonly state = new Map<string, { open: number; timer: TimerHandle | undefined }>();
-
-  constructor(
-    private readonly idleMs: number | undefined,
-    private readonly clock: Clock,
-    private readonly expire: (sessionId: string) => void,
-  ) {}
-
-  /** A request of `sessionId` is open until `res` closes. */
-  begin(sessionId: string, res: ServerResponse): void {
-    if (this.idleMs === undefined) return;
-    let entry = this.state.get(sessionId);
-    if (!entry) {
-      entry = { open: 0, timer: undefined };
-      this.state.set(sessionId, entry);
-    }
-    const tracked = entry;
-    tracked.open += 1;
-    this.clear(tracked);
-    res.once('close', () => {
-      tracked.open -= 1;
-      if (tracked.open > 0 || this.state.get(sessionId) !== tracked) return;
-      tracked.timer = this.clock.setTimeout(() => {
-        tracked.timer = undefined;
-        if (tracked.open === 0 && this.state.get(sessionId) === tracked) this.expire(sessionId);
-      }, this.idleMs ?? 0);
+/** The Express app: Host/Origin guard, then authentication, then the MCP session handler. */
+function guardedApp(
+  config: TransportConfig,
+  security: HttpSecurityConfig,
+  port: () => number,
+  logger: Logger,
+  parts: { auth: AuthMiddleware | undefined; handler: Handler },
+): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(
+    hostOriginGuard({
+      allowedHosts: security.allowedHosts,
+      allowedOrigins: security.allowedOrigins,
+      bindHost: config.host,
+      port,
+    }),
+  );
+  if (parts.auth?.metadata) app.use(parts.auth.metadata);
+  if (parts.auth) app.use(parts.auth.guard);
+  app.use((req, res) => {
+    parts.handler(req, res).catch((err: unknown) => {
+      logger.error('HTTP transport error', { error: (err as Error).message });
+      if (!res.headersSent) sendJson(res, 500, rpcError(-32603, 'Internal error'));
+      else res.end();
     });
-  }
-
-  forget(sessionId: string): void {
-    const entry = this.state.get(sessionId);
-    if (entry) this.clear(entry);
-    this.state.delete(sessionId);
-  }
-
-  close(): void {
-    for (const id of [...this.state.keys()]) this.forget(id);
-  }
-
-  private clear(entry: { timer: TimerHandle | undefined }): void {
-    if (entry.timer !== undefined) this.clock.clearTimeout(entry.timer);
-    entry.timer = undefined;
-  }
+  });
+  return app;
 }
 
 /**
  * Serves MCP over HTTP on `config.host:config.port`: streamable HTTP at `/mcp` (sessions, GET
- * stream, DELETE) or SSE at GET `/sse` + POST `/messages`, as the official SDK transports define them.
+ * stream, resumable SSE, DELETE) or SSE at GET `/sse` + POST `/messages`, as the official SDK
+ * transports define them. Every request passes Host/Origin validation (DNS-rebinding protection)
+ * and, when configured, bearer-token authentication; sessions are capped and idle ones reaped.
  */
 export async function listenHttp(
   config: TransportConfig,
@@ -117,37 +118,55 @@ export async function listenHttp(
   logger: Logger,
   options: HttpListenerOptions = {},
 ): Promise<HttpListener> {
+  const security = options.security ?? httpSecurityFromEnv(options.env ?? process.env, options);
+  checkExposure(config.host, security, logger);
+  const auth = authMiddleware(security);
   const sessions = new Map<string, StreamableHTTPServerTransport | SSEServerTransport>();
-  const configuredIdle = options.sessionIdleMs ?? sessionIdleMsFromEnv(options.env ?? process.env);
-  const idleMs = configuredIdle !== undefined && configuredIdle > 0 ? configuredIdle : undefined;
-  const idle = new IdleSessions(idleMs, options.clock ?? systemClock, (id) => {
+  const idle = new IdleSessions(security.sessionIdleMs, options.clock ?? systemClock, (id) => {
     const transport = sessions.get(id);
     if (!transport) return;
-    logger.info('session idle; closing it', { session: id, idle_ms: idleMs });
+    logger.info('session idle; closing it (its tasks keep running)', {
+      session: id,
+      idle_ms: security.sessionIdleMs,
+    });
     transport.close().catch((err: unknown) => {
       logger.warn('closing an idle session failed', { session: id, error: String(err) });
     });
   });
-  const handler =
-    config.kind === 'sse'
-      ? sseHandler(sessions, open, logger)
-      : streamableHandler(sessions, open, logger, idle);
-  const server: HttpServer = createServer((req, res) => {
-    handler(req, res).catch((err: unknown) => {
-      logger.error('HTTP transport error', { error: (err as Error).message });
-      if (!res.headersSent) sendJson(res, 500, rpcError(-32603, 'Internal error'));
-      else res.end();
-    });
+  const deps: SessionDeps = {
+    sessions,
+    open,
+    logger,
+    idle,
+    principals: options.principals ?? new TaskPrincipals(),
+    maxSessions: security.maxSessions,
+    retryIntervalMs: options.retryIntervalMs ?? 1000,
+    eventStore: {
+      maxEvents: options.eventStore?.maxEvents ?? EVENT_STORE_MAX_EVENTS,
+      maxBytes: options.eventStore?.maxBytes ?? EVENT_STORE_MAX_BYTES,
+    },
+  };
+  let port = config.port;
+  const app = guardedApp(config, security, () => port, logger, {
+    auth,
+    handler: config.kind === 'sse' ? sseHandler(deps) : streamableHandler(deps),
   });
+  const server: HttpServer = createServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
-  const port = (server.address() as AddressInfo).port;
+  port = (server.address() as AddressInfo).port;
   const path = config.kind === 'sse' ? '/sse' : '/mcp';
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}${path}`;
-  logger.info('MCP server listening', { transport: config.kind, url });
+  logger.info('MCP server listening', {
+    transport: config.kind,
+    url,
+    auth: auth?.mode ?? 'none',
+    max_sessions: security.maxSessions,
+    session_idle_ms: security.sessionIdleMs ?? null,
+  });
   return {
     url,
     port,
@@ -162,110 +181,4 @@ export async function listenHttp(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
-
-function streamableHandler(
-  sessions: Map<string, unknown>,
-  open: SessionOpener,
-  logger: Logger,
-  idle: IdleSessions,
-): Handler {
-  return async (req, res) => {
-    if (pathOf(req) !== '/mcp')
-      return sendJson(res, 404, { error: 'not_found', hint: 'the MCP endpoint is /mcp' });
-    const sessionId = header(req, 'mcp-session-id');
-    const existing = sessionId
-      ? (sessions.get(sessionId) as StreamableHTTPServerTransport | undefined)
-      : undefined;
-    if (existing && sessionId) {
-      idle.begin(sessionId, res);
-      return existing.handleRequest(req, res);
-    }
-    if (sessionId)
-      return sendJson(res, 404, rpcError(-32001, `Session ${sessionId} not found; initialize a new session`));
-    if (req.method !== 'POST')
-      return sendJson(res, 400, rpcError(-32000, 'Bad Request: no valid session id; send initialize first'));
-    const body = await readJson(req, res);
-    if (body === undefined) return;
-    if (!isInitializeRequest(body)) {
-      return sendJson(res, 400, rpcError(-32000, 'Bad Request: no valid session id; send initialize first'));
-    }
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        sessions.set(id, transport);
-        idle.begin(id, res);
-        logger.debug('session opened', { session: id });
-      },
-    });
-    transport.onclose = () => {
-      if (!transport.sessionId) return;
-      sessions.delete(transport.sessionId);
-      idle.forget(transport.sessionId);
-    };
-    await open(transport);
-    await transport.handleRequest(req, res, body);
-  };
-}
-
-function sseHandler(sessions: Map<string, unknown>, open: SessionOpener, logger: Logger): Handler {
-  return async (req, res) => {
-    const path = pathOf(req);
-    if (req.method === 'GET' && path === '/sse') {
-      const transport = new SSEServerTransport('/messages', res);
-      sessions.set(transport.sessionId, transport);
-      transport.onclose = () => sessions.delete(transport.sessionId);
-      logger.debug('session opened', { session: transport.sessionId });
-      await open(transport);
-      return;
-    }
-    if (req.method === 'POST' && path === '/messages') {
-      const id = new URL(req.url ?? '/', 'http://localhost').searchParams.get('sessionId') ?? '';
-      const transport = sessions.get(id) as SSEServerTransport | undefined;
-      if (!transport) return sendJson(res, 404, { error: 'unknown_session', hint: 'open GET /sse first' });
-      return transport.handlePostMessage(req, res);
-    }
-    return sendJson(res, 404, {
-      error: 'not_found',
-      hint: 'the SSE endpoints are GET /sse and POST /messages',
-    });
-  };
-}
-
-async function readJson(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) {
-      sendJson(res, 413, rpcError(-32600, `Request body over ${MAX_BODY} bytes`));
-      return undefined;
-    }
-    chunks.push(chunk as Buffer);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-  } catch {
-    sendJson(res, 400, rpcError(-32700, 'Parse error: the body is not JSON'));
-    return undefined;
-  }
-}
-
-function pathOf(req: IncomingMessage): string {
-  return new URL(req.url ?? '/', 'http://localhost').pathname;
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function rpcError(code: number, message: string) {
-  return { jsonrpc: '2.0', error: { code, message }, id: null };
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
 }

@@ -5,15 +5,18 @@ import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryEventTransport, ManualClock, MemoryLogger } from '@robot-mcp-kit/core';
 import {
   bootstrap,
+  type CapabilityServerClass,
   type HttpListener,
   type HttpListenerOptions,
   listenHttp,
   type RobotMcpApp,
   runServer,
   sessionIdleMsFromEnv,
+  textOf,
 } from '@robot-mcp-kit/server';
 import { ArmServer } from './fixtures/arm.server.js';
 import { until } from './fixtures/multi-client.js';
+import { TeleopServer } from './fixtures/teleop.server.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -22,10 +25,16 @@ afterEach(async () => {
 
 async function serve(
   options: HttpListenerOptions,
+  ServerClass: CapabilityServerClass = ArmServer,
 ): Promise<{ app: RobotMcpApp; listener: HttpListener; clock: ManualClock }> {
   const clock = new ManualClock();
   const logger = new MemoryLogger();
-  const app = bootstrap(ArmServer, { env: {}, clock, logger, eventTransport: new InMemoryEventTransport() });
+  const app = bootstrap(ServerClass, {
+    env: {},
+    clock,
+    logger,
+    eventTransport: new InMemoryEventTransport(),
+  });
   const listener = await listenHttp(
     { kind: 'streamable-http', host: '127.0.0.1', port: 0 },
     async (transport) => void (await app.connect(transport)),
@@ -53,50 +62,124 @@ async function start(c: Client, tool: string): Promise<string> {
 }
 
 describe('streamable-HTTP sessions', () => {
-  it('DELETE of a session cancels its tasks, not those of another session', async () => {
-    const { app, listener } = await serve({});
+  it('DELETE of a session leaves its tasks running; only its cancelOnDisconnect tasks stop', async () => {
+    const { app, listener } = await serve({}, TeleopServer);
     const a = await client(listener.url);
     const b = await client(listener.url);
-    const mine = await start(a.client, 'drive');
-    const theirs = await start(b.client, 'watch_people');
+    const drive = await start(a.client, 'drive');
+    const teleop = await start(a.client, 'teleop');
+    const theirs = await start(b.client, 'jog');
     expect(listener.sessionCount).toBe(2);
     await a.transport.terminateSession();
-    await until(() => app.taskManager.get(mine)?.state === 'cancelled');
+    await until(() => app.taskManager.get(teleop)?.state === 'cancelled');
+    expect(app.taskManager.get(drive)?.state).toBe('running');
     expect(app.taskManager.get(theirs)?.state).toBe('running');
     expect(listener.sessionCount).toBe(1);
+    // another session follows the orphaned task: poll is the truth
+    const seen = (await b.client.callTool({
+      name: 'get_task',
+      arguments: { task_id: drive },
+    })) as CallToolResult;
+    expect(JSON.parse(textOf(seen))).toMatchObject({ task_id: drive, state: 'running' });
   });
 
-  it('closes a session with no open request for RMK_SESSION_IDLE_S and cancels its tasks', async () => {
+  it('reaps a session with no open request after RMK_SESSION_IDLE_S; its tasks keep running', async () => {
     const { app, listener, clock } = await serve({ env: { RMK_SESSION_IDLE_S: '30' } });
     const a = await client(listener.url);
     const b = await client(listener.url);
-    const gone = await start(a.client, 'drive');
+    const orphan = await start(a.client, 'drive');
     const alive = await start(b.client, 'watch_people');
+    const goneId = a.transport.sessionId!;
     // a's client disappears without DELETE: its GET stream and requests end
     await a.transport.close();
     await until(() => clock.pending >= 1); // the server saw a's last request close: the idle timer runs
     await clock.advance(29_000);
-    expect(app.taskManager.get(gone)?.state).toBe('running');
+    expect(listener.sessionCount).toBe(2);
     // b keeps its GET stream open, so it is never idle
     await clock.advance(1_000);
-    await until(() => app.taskManager.get(gone)?.state === 'cancelled');
+    await until(() => listener.sessionCount === 1);
     await clock.advance(60_000);
     expect(listener.sessionCount).toBe(1);
+    expect(app.taskManager.get(orphan)?.state).toBe('running');
     expect(app.taskManager.get(alive)?.state).toBe('running');
-    const still = (await b.client.callTool({
-      name: 'get_task',
-      arguments: { task_id: alive },
-    })) as CallToolResult;
-    expect(still.isError).toBeFalsy();
+    const stale = await fetch(listener.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': goneId,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+    });
+    expect(stale.status).toBe(404);
   });
 
-  it('reads RMK_SESSION_IDLE_S in seconds; unset or 0 is never; other values fail fast', () => {
-    expect(sessionIdleMsFromEnv({})).toBeUndefined();
+  it('reaps idle sessions by default (RMK_SESSION_IDLE_S unset = 1800 s)', async () => {
+    const { listener, clock } = await serve({ env: {} });
+    // one request only (an abandoned initialize), so the one idle timer is armed when it ends
+    expect((await initializeOnly(listener.url)).status).toBe(200);
+    await until(() => clock.pending >= 1);
+    await clock.advance(1_799_000);
+    expect(listener.sessionCount).toBe(1);
+    await clock.advance(1_000);
+    await until(() => listener.sessionCount === 0);
+  });
+
+  it('caps concurrent sessions (RMK_MAX_SESSIONS): 503 + JSON-RPC error above it; reaped ones free places', async () => {
+    const { listener, clock } = await serve({ env: { RMK_MAX_SESSIONS: '5', RMK_SESSION_IDLE_S: '60' } });
+    const opened: number[] = [];
+    let refused:
+      | { status: number; body: { error?: { code: number; message: string } }; retry: string | null }
+      | undefined;
+    for (let i = 0; i < 8; i += 1) {
+      const res = await initializeOnly(listener.url);
+      if (res.status === 200) opened.push(i);
+      else
+        refused ??= {
+          status: res.status,
+          body: (await res.json()) as never,
+          retry: res.headers.get('retry-after'),
+        };
+    }
+    expect(opened).toEqual([0, 1, 2, 3, 4]);
+    expect(listener.sessionCount).toBe(5);
+    expect(refused?.status).toBe(503);
+    expect(refused?.retry).toBe('30');
+    expect(refused?.body.error?.code).toBe(-32000);
+    expect(refused?.body.error?.message).toMatch(/Too many sessions: 5 are open \(RMK_MAX_SESSIONS=5\)/);
+    // the abandoned initialize-only sessions are reaped after the idle time
+    await until(() => clock.pending >= 5);
+    await clock.advance(60_000);
+    await until(() => listener.sessionCount === 0);
+    expect((await initializeOnly(listener.url)).status).toBe(200);
+  });
+
+  it('reads RMK_SESSION_IDLE_S in seconds; unset is 1800 s, 0 is never; other values fail fast', () => {
+    expect(sessionIdleMsFromEnv({})).toBe(1_800_000);
     expect(sessionIdleMsFromEnv({ RMK_SESSION_IDLE_S: '0' })).toBeUndefined();
     expect(sessionIdleMsFromEnv({ RMK_SESSION_IDLE_S: '1.5' })).toBe(1500);
     expect(() => sessionIdleMsFromEnv({ RMK_SESSION_IDLE_S: '-1' })).toThrow(/RMK_SESSION_IDLE_S: "-1"/);
+    expect(() => bootstrap(ArmServer, { env: { RMK_MAX_SESSIONS: '0' } })).toThrow(
+      /RMK_MAX_SESSIONS: "0" is not valid; use a whole number from 1 to 100000/,
+    );
   });
 });
+
+/** POSTs a bare initialize (no initialized notification, no further use): an abandoned session. */
+async function initializeOnly(url: string): Promise<Response> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    }),
+  });
+  if (res.status === 200) await res.text();
+  return res;
+}
 
 describe('runServer flags', () => {
   it('--read-only and --allow-tools from argv narrow the tools', async () => {

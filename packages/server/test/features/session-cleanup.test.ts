@@ -1,7 +1,15 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { ConfigError, ManualClock, MemoryLogger, TaskManager } from '@robot-mcp-kit/core';
-import { bootstrap, cancelSessionTasks, TaskStarter } from '@robot-mcp-kit/server';
-import { ArmServer } from './fixtures/arm.server.js';
+import { ConfigError, type JsonObject, ManualClock, MemoryLogger, TaskManager } from '@robot-mcp-kit/core';
+import {
+  bootstrap,
+  CapabilityServer,
+  cancelSessionTasks,
+  disconnectPolicy,
+  LongRunningTool,
+  TaskStarter,
+} from '@robot-mcp-kit/server';
+import { ArmServer, LabelArgs } from './fixtures/arm.server.js';
+import { TeleopServer } from './fixtures/teleop.server.js';
 import { type AppHarness, startApp, textOf, until } from './fixtures/multi-client.js';
 
 let h: AppHarness<ArmServer> | undefined;
@@ -10,32 +18,54 @@ afterEach(async () => {
   h = undefined;
 });
 
+/** The harness holds one app at a time; TeleopServer tests only use its app and clock. */
+const teleopApp = (options?: Parameters<typeof startApp>[1]) =>
+  startApp(TeleopServer, options) as unknown as AppHarness<ArmServer>;
+
 const stateOf = (harness: AppHarness<ArmServer>, taskId: string) =>
   harness.app.taskManager.get(taskId)?.state;
 
-describe('clean exit: a session that goes away', () => {
-  it("cancels the tasks it started and leaves another session's tasks running", async () => {
+describe('tasks outlive their session; cancelOnDisconnect tools stop with it', () => {
+  it('a session that goes away leaves the tasks it started running by default', async () => {
     h = startApp(ArmServer);
     const a = await h.session();
-    const b = await h.session();
     const drive = await a.start('drive');
     const watch = await a.start('watch_people');
-    const other = await b.start('move_arm');
-    expect(h.app.starter.tasksOfSession(h.app.starter.sessionOfTask(drive)!).sort()).toEqual(
-      [drive, watch].sort(),
-    );
     await a.close();
-    await until(() => stateOf(h!, drive) === 'cancelled' && stateOf(h!, watch) === 'cancelled');
+    await until(() => h!.app.sessionCount === 0);
+    await h.clock.advance(10_000);
+    expect(stateOf(h, drive)).toBe('running');
+    expect(stateOf(h, watch)).toBe('running');
+    // poll is the truth: a later session sees them and can stop them
+    const b = await h.session();
+    expect(await b.json('get_task', { task_id: drive })).toMatchObject({ task_id: drive, state: 'running' });
+    expect(await b.json('cancel_task', { task_id: drive })).toEqual({ task_id: drive, state: 'cancelled' });
+  });
+
+  it("cancels the cancelOnDisconnect tasks it started, not its other tasks nor another session's", async () => {
+    h = teleopApp();
+    const a = await h.session();
+    const b = await h.session();
+    const teleop = await a.start('teleop');
+    const drive = await a.start('drive');
+    const other = await b.start('jog');
+    await a.close();
+    await until(() => stateOf(h!, teleop) === 'cancelled');
+    expect(stateOf(h, drive)).toBe('running');
     expect(stateOf(h, other)).toBe('running');
-    await until(() => h!.logger.entries.some((e) => e.message.includes('cancelled the tasks it started')));
+    await until(() =>
+      h!.logger.entries.some((e) => e.message.includes('cancelled its cancelOnDisconnect tasks')),
+    );
     expect(
-      h.logger.entries.find((e) => e.message.includes('cancelled the tasks it started'))?.meta,
-    ).toMatchObject({
-      tasks: expect.arrayContaining([drive, watch]),
-      settled: true,
-    });
-    // the remaining session still works and can cancel its own task
-    expect(await b.json('cancel_task', { task_id: other })).toEqual({ task_id: other, state: 'cancelled' });
+      h.logger.entries.find((e) => e.message.includes('cancelled its cancelOnDisconnect tasks'))?.meta,
+    ).toMatchObject({ tasks: [teleop], settled: true });
+    expect(
+      h.app.definition.tools.map((t) => [t.name, t.kind === 'long-running' && t.cancelOnDisconnect]),
+    ).toEqual([
+      ['teleop', true],
+      ['jog', true],
+      ['drive', false],
+    ]);
   });
 
   it('leaves finished tasks alone', async () => {
@@ -50,32 +80,44 @@ describe('clean exit: a session that goes away', () => {
     expect(stateOf(h, done)).toBe('succeeded');
   });
 
-  it('RMK_KEEP_TASKS=1 keeps every task running', async () => {
-    h = startApp(ArmServer, { env: { RMK_KEEP_TASKS: '1' } });
+  it('RMK_KEEP_TASKS=1 keeps even cancelOnDisconnect tasks running', async () => {
+    h = teleopApp({ env: { RMK_KEEP_TASKS: '1' } });
     const a = await h.session();
-    const drive = await a.start('drive');
+    const teleop = await a.start('teleop');
     await a.close();
     await until(() => h!.app.sessionCount === 0);
     await h.clock.advance(10_000);
-    expect(stateOf(h, drive)).toBe('running');
+    expect(stateOf(h, teleop)).toBe('running');
   });
 
-  it('RMK_KEEP_TASKS with patterns keeps the tasks of those tools only (watchers)', async () => {
-    h = startApp(ArmServer, { env: { RMK_KEEP_TASKS: 'watch_*' } });
+  it('RMK_KEEP_TASKS with patterns keeps the tasks of those tools only', async () => {
+    h = teleopApp({ env: { RMK_KEEP_TASKS: 'jog' } });
     const a = await h.session();
-    const drive = await a.start('drive');
-    const watch = await a.start('watch_people');
+    const teleop = await a.start('teleop');
+    const jog = await a.start('jog');
     await a.close();
-    await until(() => stateOf(h!, drive) === 'cancelled');
-    expect(stateOf(h, watch)).toBe('running');
+    await until(() => stateOf(h!, teleop) === 'cancelled');
+    expect(stateOf(h, jog)).toBe('running');
   });
 
   it('the keepTasksOnSessionEnd option wins over the variable', async () => {
-    h = startApp(ArmServer, { keepTasksOnSessionEnd: false, env: { RMK_KEEP_TASKS: '1' } });
+    h = teleopApp({ keepTasksOnSessionEnd: false, env: { RMK_KEEP_TASKS: '1' } });
     const a = await h.session();
-    const drive = await a.start('drive');
+    const teleop = await a.start('teleop');
     await a.close();
-    await until(() => stateOf(h!, drive) === 'cancelled');
+    await until(() => stateOf(h!, teleop) === 'cancelled');
+  });
+
+  it('refuses a cancelOnDisconnect that is not a boolean', () => {
+    expect(() => disconnectPolicy(new Set(['a']), { all: false, patterns: [] }).cancels('a')).not.toThrow();
+    @CapabilityServer({ name: 'bad', version: '0.0.1' })
+    class Bad {
+      @LongRunningTool({ description: 'x', cancelOnDisconnect: 'yes' as unknown as boolean })
+      async spin(_args: LabelArgs): Promise<JsonObject> {
+        return Promise.resolve({});
+      }
+    }
+    expect(() => bootstrap(Bad, { env: {} })).toThrow(/cancelOnDisconnect must be true or false/);
   });
 
   it('fails fast on bad keep settings, naming the variable or option', () => {
@@ -109,7 +151,7 @@ describe('clean exit: a session that goes away', () => {
     const cleanup = cancelSessionTasks(
       { id: 's1' },
       { starter, taskManager, clock, logger },
-      { all: false, patterns: [] },
+      { cancels: () => true },
     );
     void cleanup.then(() => (done = true));
     await clock.advance(4_999);

@@ -1,0 +1,184 @@
+import { randomUUID } from 'node:crypto';
+import { type IncomingMessage, type ServerResponse } from 'node:http';
+import { type AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { type Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { type Logger } from '@robot-mcp-kit/core';
+import { type TaskPrincipals } from '../auth/task-principals.js';
+import { BoundedEventStore } from './bounded-event.store.js';
+import { type IdleSessions } from './idle-sessions.js';
+
+/** Opens one MCP session on a connected transport (the app creates a fresh SDK server for it). */
+export type SessionOpener = (transport: Transport) => Promise<void>;
+
+/** Answers one HTTP request. */
+export type Handler = (req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse) => Promise<void>;
+
+const MAX_BODY = 4 * 1024 * 1024;
+const ECHO_MAX = 64;
+
+/** What the session handlers share with the listener. */
+export interface SessionDeps {
+  readonly sessions: Map<string, StreamableHTTPServerTransport | SSEServerTransport>;
+  readonly open: SessionOpener;
+  readonly logger: Logger;
+  readonly idle: IdleSessions;
+  readonly principals: TaskPrincipals;
+  readonly maxSessions: number;
+  /** `retry:` of the priming event, in ms. */
+  readonly retryIntervalMs: number;
+  readonly eventStore: { maxEvents: number; maxBytes: number };
+}
+
+/** Refuses a new session over the cap: HTTP 503 + JSON-RPC error. Returns true when refused. */
+function overCap(deps: SessionDeps, pending: number, res: ServerResponse): boolean {
+  if (deps.sessions.size + pending < deps.maxSessions) return false;
+  deps.logger.warn('session cap reached; refusing a new session', { max_sessions: deps.maxSessions });
+  res.setHeader('Retry-After', '30');
+  sendJson(
+    res,
+    503,
+    rpcError(
+      -32000,
+      `Too many sessions: ${deps.maxSessions} are open (RMK_MAX_SESSIONS=${deps.maxSessions}); ` +
+        'close unused sessions (DELETE /mcp), wait for idle ones to be reaped (RMK_SESSION_IDLE_S), ' +
+        'or raise RMK_MAX_SESSIONS',
+    ),
+  );
+  return true;
+}
+
+/** The session a request names, if it exists and belongs to the request's principal. */
+function sessionFor<T>(deps: SessionDeps, id: string, req: { auth?: AuthInfo }): T | undefined {
+  const transport = deps.sessions.get(id) as T | undefined;
+  if (!transport) return undefined;
+  // A session is bound to the principal that opened it: another token cannot use its id.
+  return deps.principals.ofSession(id) === req.auth?.clientId ? transport : undefined;
+}
+
+/** Streamable HTTP at `/mcp`: sessions, GET stream with resumability, DELETE. */
+export function streamableHandler(deps: SessionDeps): Handler {
+  let pending = 0;
+  return async (req, res) => {
+    if (pathOf(req) !== '/mcp')
+      return sendJson(res, 404, { error: 'not_found', hint: 'the MCP endpoint is /mcp' });
+    const sessionId = header(req, 'mcp-session-id');
+    if (sessionId) {
+      const existing = sessionFor<StreamableHTTPServerTransport>(deps, sessionId, req);
+      if (!existing) {
+        return sendJson(
+          res,
+          404,
+          rpcError(-32001, `Session ${cut(sessionId)} not found; initialize a new session`),
+        );
+      }
+      deps.idle.begin(sessionId, res);
+      return existing.handleRequest(req, res);
+    }
+    if (req.method !== 'POST')
+      return sendJson(res, 400, rpcError(-32000, 'Bad Request: no valid session id; send initialize first'));
+    const body = await readJson(req, res);
+    if (body === undefined) return;
+    if (!isInitializeRequest(body)) {
+      return sendJson(res, 400, rpcError(-32000, 'Bad Request: no valid session id; send initialize first'));
+    }
+    if (overCap(deps, pending, res)) return;
+    pending += 1;
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      eventStore: new BoundedEventStore(deps.eventStore.maxEvents, deps.eventStore.maxBytes),
+      retryInterval: deps.retryIntervalMs,
+      onsessioninitialized: (id) => {
+        deps.sessions.set(id, transport);
+        deps.principals.bindSession(id, req.auth);
+        deps.idle.begin(id, res);
+        deps.logger.debug('session opened', { session: id });
+      },
+    });
+    transport.onclose = () => {
+      if (!transport.sessionId) return;
+      deps.sessions.delete(transport.sessionId);
+      deps.idle.forget(transport.sessionId);
+      deps.principals.forgetSession(transport.sessionId);
+    };
+    try {
+      await deps.open(transport);
+      await transport.handleRequest(req, res, body);
+    } finally {
+      pending -= 1;
+    }
+  };
+}
+
+/** SSE at GET `/sse` + POST `/messages`. */
+export function sseHandler(deps: SessionDeps): Handler {
+  return async (req, res) => {
+    const path = pathOf(req);
+    if (req.method === 'GET' && path === '/sse') {
+      if (overCap(deps, 0, res)) return;
+      const transport = new SSEServerTransport('/messages', res);
+      deps.sessions.set(transport.sessionId, transport);
+      deps.principals.bindSession(transport.sessionId, req.auth);
+      transport.onclose = () => {
+        deps.sessions.delete(transport.sessionId);
+        deps.principals.forgetSession(transport.sessionId);
+      };
+      deps.logger.debug('session opened', { session: transport.sessionId });
+      await deps.open(transport);
+      return;
+    }
+    if (req.method === 'POST' && path === '/messages') {
+      const id = new URL(req.url ?? '/', 'http://localhost').searchParams.get('sessionId') ?? '';
+      const transport = sessionFor<SSEServerTransport>(deps, id, req);
+      if (!transport) return sendJson(res, 404, { error: 'unknown_session', hint: 'open GET /sse first' });
+      return transport.handlePostMessage(req, res);
+    }
+    return sendJson(res, 404, {
+      error: 'not_found',
+      hint: 'the SSE endpoints are GET /sse and POST /messages',
+    });
+  };
+}
+
+async function readJson(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) {
+      sendJson(res, 413, rpcError(-32600, `Request body over ${MAX_BODY} bytes`));
+      return undefined;
+    }
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch {
+    sendJson(res, 400, rpcError(-32700, 'Parse error: the body is not JSON'));
+    return undefined;
+  }
+}
+
+function cut(value: string): string {
+  const clean = value.replace(/[^\x20-\x7e]/g, '?');
+  return clean.length > ECHO_MAX ? `${clean.slice(0, ECHO_MAX)}…` : clean;
+}
+
+function pathOf(req: IncomingMessage): string {
+  return new URL(req.url ?? '/', 'http://localhost').pathname;
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export function rpcError(code: number, message: string) {
+  return { jsonrpc: '2.0', error: { code, message }, id: null };
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+}
