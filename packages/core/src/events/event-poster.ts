@@ -97,6 +97,11 @@ export class EventPoster implements EventSink {
     return new EventPoster({ ...rest, serverName, transport });
   }
 
+  /** Opens the transport when it needs it (brokers connect); @throws ConfigError with the fix. */
+  async open(): Promise<void> {
+    await this.transport.open?.();
+  }
+
   /** The transport's description (`noop` or the URL), for logs. */
   get target(): string {
     return this.transport.description;
