@@ -68,12 +68,13 @@ export function createEventTransportFromEnv(
     logger.debug('RVC_CALLBACK_URL is unset: events are not pushed, only logged at debug');
     return new NoopEventTransport({ logger });
   }
-  const broker = brokerScheme(rawUrl);
+  const brokerUrl = brokerScheme(rawUrl) ? parseBrokerUrl(rawUrl) : undefined;
+  const url = brokerUrl ?? parseCallbackUrl(rawUrl, 'RVC_CALLBACK_URL');
   const secret = requireSecret(env, serverName);
   const timeoutMs = options.timeoutMs ?? parseTimeout(env.RVC_EVENT_TIMEOUT_MS);
-  if (broker) {
+  if (brokerUrl) {
     const request: BrokerTransportRequest = {
-      url: parseBrokerUrl(rawUrl).href,
+      url: brokerUrl.href,
       secret,
       serverName,
       timeoutMs,
@@ -83,7 +84,6 @@ export function createEventTransportFromEnv(
     };
     return new BrokerEventTransportLoader(request, loader);
   }
-  const url = parseCallbackUrl(rawUrl, 'RVC_CALLBACK_URL');
   const webhookSecrets = env.RVC_STANDARD_WEBHOOK_SECRETS?.trim();
   return new HttpEventTransport({
     url: url.href,
