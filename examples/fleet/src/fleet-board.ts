@@ -17,11 +17,18 @@ export interface TaskView {
 
 /** The fleet: every robot's tasks, newest first. */
 export interface FleetSnapshot {
-  readonly robots: readonly { readonly robot: string; readonly events: number; readonly tasks: readonly TaskView[] }[];
+  readonly robots: readonly {
+    readonly robot: string;
+    readonly events: number;
+    readonly tasks: readonly TaskView[];
+  }[];
   readonly events: number;
 }
 
-const TERMINAL: Partial<Record<TaskEvent['type'], TaskState>> = { task_done: 'succeeded', task_failed: 'failed' };
+const TERMINAL: Partial<Record<TaskEvent['type'], TaskState>> = {
+  task_done: 'succeeded',
+  task_failed: 'failed',
+};
 
 /** Folds verified events into per-robot task views; listeners hear about every change. */
 export class FleetBoard {
@@ -39,7 +46,15 @@ export class FleetBoard {
     const tasks = this.robots.get(robot)!;
     let task = tasks.get(event.task_id);
     if (!task) {
-      task = { robot, task_id: event.task_id, tool: event.tool, state: 'running', last: '', seq: 0, events: 0 };
+      task = {
+        robot,
+        task_id: event.task_id,
+        tool: event.tool,
+        state: 'running',
+        last: '',
+        seq: 0,
+        events: 0,
+      };
       tasks.set(event.task_id, task);
     }
     const payload = event.payload as Record<string, unknown>;

@@ -20,11 +20,17 @@ export async function startFleetWeb(board: FleetBoard, port = 0): Promise<FleetW
     if (req.method !== 'GET') {
       res.writeHead(405, { allow: 'GET' }).end();
     } else if (path === '/') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(FLEET_PAGE);
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+        .end(FLEET_PAGE);
     } else if (path === '/api/fleet') {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(board.snapshot()));
     } else if (path === '/api/stream') {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+      });
       res.write(`data: ${JSON.stringify(board.snapshot())}\n\n`);
       streams.add(res);
       req.on('close', () => streams.delete(res));

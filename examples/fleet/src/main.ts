@@ -44,7 +44,9 @@ process.once('SIGTERM', () => void stop(0));
 
 try {
   for (const name of names) {
-    robots.push(await startRobot(name, { callbackUrl: app.callbackUrl(name), secret, speedMps: ci ? 12 : 2 }));
+    robots.push(
+      await startRobot(name, { callbackUrl: app.callbackUrl(name), secret, speedMps: ci ? 12 : 2 }),
+    );
   }
   const trips = new Map<string, number>();
   const send = async (robot: Robot): Promise<void> => {
@@ -66,7 +68,8 @@ try {
     console.log('live: robots keep driving; open the page above; Ctrl-C to stop');
   } else {
     const deadline = Date.now() + 60_000;
-    const arrived = () => app.board.snapshot().robots.every((r) => r.tasks.some((t) => t.state === 'succeeded'));
+    const arrived = () =>
+      app.board.snapshot().robots.every((r) => r.tasks.some((t) => t.state === 'succeeded'));
     while (!arrived() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     const stats = app.stats();
     const ok = arrived() && stats.rejected === 0 && stats.gaps === 0;

@@ -45,7 +45,9 @@ export async function startRobot(name: string, options: RobotOptions): Promise<R
   try {
     await client.connect(transport);
   } catch (err) {
-    throw new Error(`robot ${name} did not start: ${err instanceof Error ? err.message : String(err)}\n${log}`);
+    throw new Error(
+      `robot ${name} did not start: ${err instanceof Error ? err.message : String(err)}\n${log}`,
+    );
   }
   return {
     name,
