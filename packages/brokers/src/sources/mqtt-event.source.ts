@@ -93,7 +93,12 @@ export class MqttEventSource {
   async start(): Promise<void> {
     const connectTimeoutMs = positiveMs(this.options.connectTimeoutMs, 5_000, 'connectTimeoutMs');
     const client = mqtt.connect(this.url.href, this.clientOptions(connectTimeoutMs));
-    client.handleMessage = (packet, callback) => void this.handle(packet, callback);
+    client.handleMessage = (packet, callback) => {
+      this.handle(packet, callback).catch((err: unknown) => {
+        this.logger.error('MQTT message handling failed; left unacknowledged', { error: errorText(err) });
+        callback(err instanceof Error ? err : new Error(String(err)));
+      });
+    };
     client.on('error', (err) => this.logger.warn('MQTT client error', { error: errorText(err) }));
     client.on('offline', () => this.logger.warn('MQTT broker unreachable; reconnecting'));
     try {
