@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect as tcpConnect, type AddressInfo } from 'node:net';
@@ -76,11 +76,16 @@ export class PrivateBroker {
     readonly kind: 'mosquitto' | 'nats',
     readonly port: number,
     private readonly dir: string,
+    private readonly auth?: { user: string; pass: string },
   ) {}
 
-  static async start(kind: 'mosquitto' | 'nats'): Promise<PrivateBroker> {
+  /** @param auth when given, the broker accepts only this user (no anonymous clients). */
+  static async start(
+    kind: 'mosquitto' | 'nats',
+    auth?: { user: string; pass: string },
+  ): Promise<PrivateBroker> {
     const dir = mkdtempSync(join(tmpdir(), `rmk-${kind}-`));
-    const broker = new PrivateBroker(kind, await freePort(), dir);
+    const broker = new PrivateBroker(kind, await freePort(), dir, auth);
     await broker.up();
     return broker;
   }
@@ -127,15 +132,19 @@ export class PrivateBroker {
   }
 
   private command(): [string, string[]] {
+    const { auth } = this;
     if (this.kind === 'nats') {
-      return ['nats-server', ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.dir]];
+      const creds = auth ? ['--user', auth.user, '--pass', auth.pass] : [];
+      return ['nats-server', ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.dir, ...creds]];
     }
     const conf = join(this.dir, 'mosquitto.conf');
+    const passwords = join(this.dir, 'passwords');
+    if (auth) execFileSync('mosquitto_passwd', ['-b', '-c', passwords, auth.user, auth.pass]);
     writeFileSync(
       conf,
       [
         `listener ${this.port} 127.0.0.1`,
-        'allow_anonymous true',
+        ...(auth ? ['allow_anonymous false', `password_file ${passwords}`] : ['allow_anonymous true']),
         'persistence true',
         `persistence_location ${this.dir}/`,
         'user root',
