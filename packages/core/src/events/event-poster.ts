@@ -93,6 +93,7 @@ export class EventPoster implements EventSink {
       timeoutMs,
       logger: options.logger,
       clock: options.clock,
+      retryCapMs: options.maxRetryMs,
     });
     return new EventPoster({ ...rest, serverName, transport });
   }
