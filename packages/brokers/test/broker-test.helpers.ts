@@ -1,6 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect as tcpConnect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,21 +77,39 @@ export class PrivateBroker {
     readonly port: number,
     private readonly dir: string,
     private readonly auth?: { user: string; pass: string },
+    private readonly tls = false,
   ) {}
 
-  /** @param auth when given, the broker accepts only this user (no anonymous clients). */
+  /**
+   * @param auth when given, the broker accepts only this user (no anonymous clients).
+   * @param tls when true, the broker speaks TLS only, with a self-signed certificate for 127.0.0.1
+   *   ({@link certificate} is its PEM, for the clients' `ca`).
+   */
   static async start(
     kind: 'mosquitto' | 'nats',
     auth?: { user: string; pass: string },
+    tls = false,
   ): Promise<PrivateBroker> {
     const dir = mkdtempSync(join(tmpdir(), `rmk-${kind}-`));
-    const broker = new PrivateBroker(kind, await freePort(), dir, auth);
+    if (tls) {
+      const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
+      const subject = ['-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'];
+      const args = ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', ...subject];
+      execFileSync('openssl', [...args, '-keyout', key, '-out', cert], { stdio: 'ignore' });
+    }
+    const broker = new PrivateBroker(kind, await freePort(), dir, auth, tls);
     await broker.up();
     return broker;
   }
 
   get url(): string {
-    return `${this.kind === 'mosquitto' ? 'mqtt' : 'nats'}://127.0.0.1:${this.port}`;
+    const scheme = this.kind === 'mosquitto' ? (this.tls ? 'mqtts' : 'mqtt') : 'nats';
+    return `${scheme}://127.0.0.1:${this.port}`;
+  }
+
+  /** The broker's self-signed certificate (PEM) when started with TLS. */
+  get certificate(): string {
+    return readFileSync(join(this.dir, 'cert.pem'), 'utf8');
   }
 
   /** Starts the process and waits until the port accepts connections. */
@@ -135,7 +153,13 @@ export class PrivateBroker {
     const { auth } = this;
     if (this.kind === 'nats') {
       const creds = auth ? ['--user', auth.user, '--pass', auth.pass] : [];
-      return ['nats-server', ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.dir, ...creds]];
+      const tls = this.tls
+        ? ['--tls', '--tlscert', join(this.dir, 'cert.pem'), '--tlskey', join(this.dir, 'key.pem')]
+        : [];
+      return [
+        'nats-server',
+        ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.dir, ...creds, ...tls],
+      ];
     }
     const conf = join(this.dir, 'mosquitto.conf');
     const passwords = join(this.dir, 'passwords');
@@ -145,6 +169,9 @@ export class PrivateBroker {
       [
         `listener ${this.port} 127.0.0.1`,
         ...(auth ? ['allow_anonymous false', `password_file ${passwords}`] : ['allow_anonymous true']),
+        ...(this.tls
+          ? [`certfile ${join(this.dir, 'cert.pem')}`, `keyfile ${join(this.dir, 'key.pem')}`]
+          : []),
         'persistence true',
         `persistence_location ${this.dir}/`,
         'user root',

@@ -169,3 +169,39 @@ describe.each(['mosquitto', 'nats'] as const)('%s with username and password', (
     );
   }, 60_000);
 });
+
+describe.each(['mosquitto', 'nats'] as const)('%s over TLS', (kind) => {
+  it('publishes to a TLS broker trusting its certificate, and refuses an untrusted one', async () => {
+    const broker = await PrivateBroker.start(kind, undefined, true);
+    cleanups.push(() => broker.dispose());
+    const make = (ca?: string) => {
+      const common = {
+        secret: SECRET,
+        serverName: 'sleeper',
+        connectTimeoutMs: 5000,
+        ...(ca ? { tls: { ca } } : {}),
+      };
+      return kind === 'mosquitto'
+        ? new MqttEventTransport({ url: broker.url, ...common })
+        : new JetStreamEventTransport({ url: broker.url, ...common });
+    };
+    const trusted = make(broker.certificate);
+    cleanups.push(() => trusted.close());
+    await trusted.open();
+    const event = makeEvent('sleeper', 'slee-00000c', 1);
+    await expect(trusted.send({ event, body: JSON.stringify(event.toJSON()), attempt: 1 })).resolves.toEqual({
+      ok: true,
+    });
+
+    const untrusted = make();
+    cleanups.push(() => untrusted.close());
+    const err = await untrusted.open().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as Error).message).toMatch(
+      /^RVC_CALLBACK_URL: cannot connect to .*(certificate|self.signed|TLS)/i,
+    );
+  }, 60_000);
+});
