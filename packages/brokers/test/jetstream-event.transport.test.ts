@@ -175,6 +175,21 @@ describe('JetStreamEventTransport on the real NATS JetStream', () => {
     expect(new Set(all)).toEqual(ids);
   });
 
+  it('open() refuses an existing stream that does not store the prefix, naming the fix', async () => {
+    const { prefix, stream, nc } = await scope();
+    const jsm = await jetstreamManager(nc);
+    await jsm.streams.add({ name: stream, subjects: [`${prefix}other.>`], storage: StorageType.Memory });
+    const transport = transportFor(prefix, stream);
+    const err = await transport.open().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as Error).message).toContain(
+      `stream ${stream} does not store ${prefix}.sleeper.probe.progress`,
+    );
+  });
+
   it('open() fails fast with the fix when no NATS listens', async () => {
     const port = await freePort();
     const transport = new JetStreamEventTransport({

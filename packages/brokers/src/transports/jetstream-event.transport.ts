@@ -19,6 +19,7 @@ import {
   signMessage,
 } from '../shared/signed-message.js';
 import {
+  checkStreamCovers,
   ensureStream,
   type JetStreamStreamOptions,
   type ResolvedStream,
@@ -136,6 +137,11 @@ export class JetStreamEventTransport implements EventTransport {
     try {
       const jsm = await jetstreamManager(nc, { timeout: this.connectTimeoutMs });
       const result = await ensureStream(jsm, this.stream);
+      await checkStreamCovers(
+        jsm,
+        this.stream,
+        `${this.prefix}.${nameToken(this.options.serverName)}.probe.progress`,
+      );
       this.logger.info(`JetStream stream ${result === 'created' ? 'created' : 'found'}`, {
         stream: this.stream.name,
       });

@@ -102,6 +102,24 @@ export async function ensureStream(
   return 'created';
 }
 
+/**
+ * Checks that `sampleSubject` (a subject the transport publishes to) lands in `stream`.
+ * @throws Error naming the stream that stores it instead, or saying none does.
+ */
+export async function checkStreamCovers(
+  jsm: JetStreamManager,
+  stream: ResolvedStream,
+  sampleSubject: string,
+): Promise<void> {
+  const owner = await jsm.streams.find(sampleSubject).catch(() => undefined);
+  if (owner === stream.name) return;
+  throw new Error(
+    owner === undefined
+      ? `stream ${stream.name} does not store ${sampleSubject}; its subjects must include the prefix's ".>"`
+      : `${sampleSubject} is stored by stream ${owner}, not ${stream.name}; use stream=${owner}`,
+  );
+}
+
 function isStreamNotFound(err: unknown): boolean {
   const e = err as { name?: string; message?: string; code?: number; api_error?: { err_code?: number } };
   return e?.name === 'StreamNotFoundError' || /stream not found/i.test(e?.message ?? '');
