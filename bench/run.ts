@@ -5,12 +5,13 @@ import { TABLE_HEADER, tableCells, textTable } from './harness/report.table.js';
 import { type BenchResults, writeResults } from './harness/results.writer.js';
 import { SCALE_HEADER, scaleCells } from './harness/scale.table.js';
 import { concurrentTaskBenchmark, type ScaleReport } from './scenarios/concurrent-tasks.bench.js';
+import { brokerDeliveryBenchmarks } from './scenarios/broker-delivery.bench.js';
 import { eventDeliveryBenchmarks } from './scenarios/event-delivery.bench.js';
 import { toolCallBenchmarks } from './scenarios/tool-calls.bench.js';
 import { triggerBenchmarks } from './scenarios/triggers.bench.js';
 
 /**
- * `npm run bench [-- --quick] [--only=tools,delivery,scale,triggers] [--strict]`
+ * `npm run bench [-- --quick] [--only=tools,delivery,scale,triggers,brokers] [--strict]`
  *
  * Full mode prints PASS/MISS per target (and exits 1 on a MISS only with --strict); quick mode
  * (CI) runs every scenario briefly to prove it works and never judges the numbers. Either way a
@@ -47,6 +48,7 @@ await attempt('tools', async () => void rows.push(...(await toolCallBenchmarks(c
 await attempt('delivery', async () => void rows.push(...(await eventDeliveryBenchmarks(ctx))));
 await attempt('scale', async () => void (scale = await concurrentTaskBenchmark(ctx)));
 await attempt('triggers', async () => void rows.push(...(await triggerBenchmarks(ctx))));
+await attempt('brokers', async () => void rows.push(...(await brokerDeliveryBenchmarks(ctx))));
 
 const results: BenchResults = {
   generatedAt: new Date().toISOString(),

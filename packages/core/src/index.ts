@@ -33,6 +33,14 @@ export type { FieldIssue } from './errors/kit.error.js';
 // Signing (spec §4.3)
 export { sign, signatureHeader, verify, SIGNATURE_PREFIX } from './signing/signing.js';
 export type { VerifyOptions } from './signing/signing.js';
+export {
+  StandardWebhooksSigner,
+  STANDARD_WEBHOOK_HEADERS,
+  standardWebhookKey,
+  standardWebhookSignature,
+  parseStandardWebhookSecrets,
+} from './signing/standard-webhooks.js';
+export type { StandardWebhooksOptions } from './signing/standard-webhooks.js';
 
 // Time
 export { systemClock, sleep } from './clock/clock.port.js';
@@ -73,8 +81,17 @@ export type { HttpEventTransportOptions } from './events/http-event.transport.js
 export { InMemoryEventTransport } from './events/in-memory-event.transport.js';
 export type { DeliveryHandler, RecordedDelivery } from './events/in-memory-event.transport.js';
 export { NoopEventTransport } from './events/noop-event.transport.js';
-export { createEventTransportFromEnv } from './events/event-transport.factory.js';
-export type { EventTransportEnvOptions } from './events/event-transport.factory.js';
+export {
+  createEventTransportFromEnv,
+  BrokerEventTransportLoader,
+  BROKERS_PACKAGE,
+  BROKER_SCHEMES,
+} from './events/event-transport.factory.js';
+export type {
+  EventTransportEnvOptions,
+  BrokerTransportRequest,
+  BrokersLoader,
+} from './events/event-transport.factory.js';
 
 // Tasks and triggers (implementation)
 export { TriggerRegistry } from './triggers/trigger.registry.js';

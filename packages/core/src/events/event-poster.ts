@@ -93,8 +93,14 @@ export class EventPoster implements EventSink {
       timeoutMs,
       logger: options.logger,
       clock: options.clock,
+      retryCapMs: options.maxRetryMs,
     });
     return new EventPoster({ ...rest, serverName, transport });
+  }
+
+  /** Opens the transport when it needs it (brokers connect); @throws ConfigError with the fix. */
+  async open(): Promise<void> {
+    await this.transport.open?.();
   }
 
   /** The transport's description (`noop` or the URL), for logs. */

@@ -1,9 +1,11 @@
 import { type Clock } from '../clock/clock.port.js';
 import { ConfigError } from '../errors/kit.error.js';
 import { type Logger, silentLogger } from '../logging/logger.js';
-import { type EventTransport } from './event.types.js';
+import { parseStandardWebhookSecrets } from '../signing/standard-webhooks.js';
+import { type DeliveryOutcome, type EventDelivery, type EventTransport } from './event.types.js';
 import { HttpEventTransport, parseCallbackUrl } from './http-event.transport.js';
 import { NoopEventTransport } from './noop-event.transport.js';
+import { POSTER_DEFAULTS } from './poster-options.js';
 
 /** Options of {@link createEventTransportFromEnv}. */
 export interface EventTransportEnvOptions {
@@ -13,19 +15,51 @@ export interface EventTransportEnvOptions {
   clock?: Clock;
   /** Per-request timeout; wins over `RVC_EVENT_TIMEOUT_MS` (default 10 000). */
   timeoutMs?: number;
+  /** The poster's retry cap in ms, used as the broker message expiry (default 600 000). */
+  retryCapMs?: number;
 }
+
+/** The package that holds the MQTT and NATS JetStream transports. */
+export const BROKERS_PACKAGE = '@robot-mcp-kit/brokers';
+
+/** URL schemes served by {@link BROKERS_PACKAGE}. */
+export const BROKER_SCHEMES: readonly string[] = ['mqtt:', 'mqtts:', 'nats:'];
+
+/** What {@link BROKERS_PACKAGE} is asked to build (its `createBrokerEventTransport`). */
+export interface BrokerTransportRequest {
+  url: string;
+  secret: string;
+  serverName: string;
+  timeoutMs?: number;
+  messageExpiryS: number;
+  clock?: Clock;
+  logger: Logger;
+}
+
+interface BrokersModule {
+  createBrokerEventTransport(request: BrokerTransportRequest): EventTransport;
+}
+
+/** Loads the brokers package (a seam for tests). */
+export type BrokersLoader = () => Promise<unknown>;
+
+const loadBrokers: BrokersLoader = () => import(BROKERS_PACKAGE);
 
 /**
  * Builds the event transport from the environment (spec §3.4):
  * - `RVC_CALLBACK_URL` unset or empty: a {@link NoopEventTransport} (events logged at debug);
- * - `RVC_CALLBACK_URL` set: an {@link HttpEventTransport} signing with `RVC_EVENT_SECRET`, with the
- *   optional `RVC_EVENT_TIMEOUT_MS` request timeout.
+ * - an `http(s)://` URL: an {@link HttpEventTransport} signing with `RVC_EVENT_SECRET`, with the
+ *   optional `RVC_EVENT_TIMEOUT_MS` request timeout and, when `RVC_STANDARD_WEBHOOK_SECRETS` is
+ *   set, Standard Webhooks headers beside the `X-RVC-*` ones;
+ * - an `mqtt://`, `mqtts://` or `nats://` URL: the matching transport of `@robot-mcp-kit/brokers`,
+ *   loaded on `open()` (the server awaits it at start-up).
  * @throws ConfigError when the URL is malformed, the secret is missing, or the timeout is not a
  *   positive integer — at start-up, never later.
  */
 export function createEventTransportFromEnv(
   serverName: string,
   options: EventTransportEnvOptions = {},
+  loader: BrokersLoader = loadBrokers,
 ): EventTransport {
   const env = options.env ?? process.env;
   const logger = (options.logger ?? silentLogger).child({ server: serverName });
@@ -34,7 +68,143 @@ export function createEventTransportFromEnv(
     logger.debug('RVC_CALLBACK_URL is unset: events are not pushed, only logged at debug');
     return new NoopEventTransport({ logger });
   }
-  const url = parseCallbackUrl(rawUrl, 'RVC_CALLBACK_URL');
+  const brokerUrl = brokerScheme(rawUrl) ? parseBrokerUrl(rawUrl) : undefined;
+  const url = brokerUrl ?? parseCallbackUrl(rawUrl, 'RVC_CALLBACK_URL');
+  const secret = requireSecret(env, serverName);
+  const timeoutMs = options.timeoutMs ?? parseTimeout(env.RVC_EVENT_TIMEOUT_MS);
+  if (brokerUrl) {
+    const request: BrokerTransportRequest = {
+      url: brokerUrl.href,
+      secret,
+      serverName,
+      timeoutMs,
+      messageExpiryS: Math.ceil((options.retryCapMs ?? POSTER_DEFAULTS.maxRetryMs) / 1000),
+      clock: options.clock,
+      logger,
+    };
+    return new BrokerEventTransportLoader(request, loader);
+  }
+  const webhookSecrets = env.RVC_STANDARD_WEBHOOK_SECRETS?.trim();
+  return new HttpEventTransport({
+    url: url.href,
+    secret,
+    serverName,
+    clock: options.clock,
+    timeoutMs,
+    logger,
+    ...(webhookSecrets
+      ? {
+          standardWebhooks: {
+            secrets: parseStandardWebhookSecrets(webhookSecrets, 'RVC_STANDARD_WEBHOOK_SECRETS'),
+          },
+        }
+      : {}),
+  });
+}
+
+/**
+ * Stands for a broker transport until `open()` has loaded `@robot-mcp-kit/brokers` and
+ * connected; `send` before that opens first (and reports a failure as `ok: false`).
+ */
+export class BrokerEventTransportLoader implements EventTransport {
+  readonly description: string;
+  private inner: EventTransport | undefined;
+  private opening: Promise<EventTransport> | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly request: BrokerTransportRequest,
+    private readonly loader: BrokersLoader = loadBrokers,
+  ) {
+    const url = new URL(request.url);
+    this.description = `${url.protocol}//${url.host}`;
+  }
+
+  /** Loads the package and connects. @throws ConfigError naming the package or the broker fix. */
+  async open(): Promise<void> {
+    this.opening ??= this.load();
+    try {
+      await this.opening;
+    } catch (err) {
+      this.opening = undefined;
+      throw err;
+    }
+  }
+
+  async send(delivery: EventDelivery): Promise<DeliveryOutcome> {
+    if (this.closed) return { ok: false, error: 'transport closed' };
+    try {
+      await this.open();
+    } catch (err) {
+      return { ok: false, error: err instanceof Error ? err.message : String(err) };
+    }
+    return this.inner ? this.inner.send(delivery) : { ok: false, error: 'transport closed' };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const inner = this.inner;
+    this.inner = undefined;
+    await inner?.close?.();
+  }
+
+  private async load(): Promise<EventTransport> {
+    const module = await this.importBrokers();
+    const transport = module.createBrokerEventTransport(this.request);
+    await transport.open?.();
+    if (this.closed) {
+      await transport.close?.();
+      return transport;
+    }
+    this.inner = transport;
+    return transport;
+  }
+
+  private async importBrokers(): Promise<BrokersModule> {
+    let module: unknown;
+    try {
+      module = await this.loader();
+    } catch (err) {
+      const code = (err as { code?: string })?.code;
+      const missing = code === 'ERR_MODULE_NOT_FOUND' || /Cannot find (module|package)/.test(String(err));
+      throw new ConfigError(
+        'RVC_CALLBACK_URL',
+        missing
+          ? `${this.description} needs the package ${BROKERS_PACKAGE}: run \`npm install ${BROKERS_PACKAGE}\`, ` +
+              'or use an http(s) callback URL'
+          : `cannot load ${BROKERS_PACKAGE} (${err instanceof Error ? err.message : String(err)})`,
+      );
+    }
+    const factory = (module as Partial<BrokersModule>)?.createBrokerEventTransport;
+    if (typeof factory !== 'function') {
+      throw new ConfigError(
+        'RVC_CALLBACK_URL',
+        `${BROKERS_PACKAGE} does not export createBrokerEventTransport; update it`,
+      );
+    }
+    return module as BrokersModule;
+  }
+}
+
+function brokerScheme(rawUrl: string): string | undefined {
+  const match = /^([a-z][a-z0-9+.-]*):/i.exec(rawUrl);
+  const scheme = match?.[1] ? `${match[1].toLowerCase()}:` : undefined;
+  return scheme !== undefined && BROKER_SCHEMES.includes(scheme) ? scheme : undefined;
+}
+
+function parseBrokerUrl(rawUrl: string): URL {
+  const example = 'e.g. mqtt://127.0.0.1:1883 or nats://127.0.0.1:4222';
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    throw new ConfigError('RVC_CALLBACK_URL', `is not a valid URL (${JSON.stringify(rawUrl)}); ${example}`);
+  }
+  if (url.hostname === '') throw new ConfigError('RVC_CALLBACK_URL', `needs a broker host; ${example}`);
+  return url;
+}
+
+function requireSecret(env: NodeJS.ProcessEnv, serverName: string): string {
   const secret = env.RVC_EVENT_SECRET;
   if (secret === undefined || secret.trim() === '') {
     throw new ConfigError(
@@ -43,15 +213,7 @@ export function createEventTransportFromEnv(
         ' (the same value as in its mcp.yaml entry), or unset RVC_CALLBACK_URL to run without pushing events',
     );
   }
-  const timeoutMs = options.timeoutMs ?? parseTimeout(env.RVC_EVENT_TIMEOUT_MS);
-  return new HttpEventTransport({
-    url: url.href,
-    secret,
-    serverName,
-    clock: options.clock,
-    timeoutMs,
-    logger,
-  });
+  return secret;
 }
 
 function parseTimeout(value: string | undefined): number | undefined {

@@ -35,6 +35,11 @@ export interface EventTransport {
   /** For logs, e.g. `http://127.0.0.1:8000/api/agent/events` or `noop`. */
   readonly description: string;
   send(delivery: EventDelivery): Promise<DeliveryOutcome>;
+  /**
+   * Connects ahead of the first event (brokers); the app awaits it at start-up so a bad URL or an
+   * unreachable broker fails fast. @throws ConfigError with the fix.
+   */
+  open?(): Promise<void>;
   close?(): Promise<void>;
 }
 

@@ -5,6 +5,7 @@ import { type Clock, systemClock } from '../clock/clock.port.js';
 import { ConfigError } from '../errors/kit.error.js';
 import { type Logger, silentLogger } from '../logging/logger.js';
 import { signatureHeader } from '../signing/signing.js';
+import { type StandardWebhooksOptions, StandardWebhooksSigner } from '../signing/standard-webhooks.js';
 import { type DeliveryOutcome, type EventDelivery, type EventTransport } from './event.types.js';
 
 /** Options of {@link HttpEventTransport}. */
@@ -20,6 +21,8 @@ export interface HttpEventTransportOptions {
   /** Per-request timeout in ms (default 10 000). */
   timeoutMs?: number;
   logger?: Logger;
+  /** Also sign with Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). */
+  standardWebhooks?: StandardWebhooksOptions;
 }
 
 /**
@@ -38,6 +41,7 @@ export class HttpEventTransport implements EventTransport {
   private readonly agent: http.Agent;
   /** got with every per-transport option merged once (profiled: normalizing them cost ~10 µs a POST). */
   private readonly client: Got;
+  private readonly webhooks: StandardWebhooksSigner | undefined;
   private closed = false;
 
   constructor(options: HttpEventTransportOptions) {
@@ -59,6 +63,9 @@ export class HttpEventTransport implements EventTransport {
       );
     }
     this.secret = options.secret;
+    this.webhooks = options.standardWebhooks
+      ? new StandardWebhooksSigner(options.standardWebhooks)
+      : undefined;
     this.serverName = options.serverName;
     this.clock = options.clock ?? systemClock;
     this.timeoutMs = timeoutMs;
@@ -99,6 +106,7 @@ export class HttpEventTransport implements EventTransport {
           'X-RVC-Server': this.serverName,
           'X-RVC-Timestamp': String(timestamp),
           'X-RVC-Signature': signatureHeader(this.secret, timestamp, body),
+          ...this.webhooks?.headers(delivery.event.event_id, timestamp, body),
         },
       });
       const status = response.statusCode;

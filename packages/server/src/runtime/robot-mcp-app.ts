@@ -158,6 +158,7 @@ export class RobotMcpApp {
   /** Starts the configured transport (`MCP_TRANSPORT`): stdio, SSE or streamable HTTP. */
   async listen(overrides: Partial<TransportConfig> = {}): Promise<ListenInfo> {
     const config = { ...this.transportConfig, ...overrides };
+    await this.poster.open();
     if (config.kind === 'stdio') {
       await this.connect(new StdioServerTransport());
       this.logger.info('MCP server on stdio', { server: this.name });

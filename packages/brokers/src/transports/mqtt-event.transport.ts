@@ -1,0 +1,206 @@
+import {
+  type Clock,
+  ConfigError,
+  type DeliveryOutcome,
+  type EventDelivery,
+  type EventTransport,
+  type Logger,
+  silentLogger,
+  systemClock,
+} from '@robot-mcp-kit/core';
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import {
+  type BrokerCommonOptions,
+  checkCommon,
+  checkPrefix,
+  describeBrokerUrl,
+  positiveMs,
+} from '../shared/broker-options.js';
+import { EVENT_CONTENT_TYPE, errorText, nameToken, signMessage } from '../shared/signed-message.js';
+import { withTimeout } from '../shared/timeout.js';
+
+/** Options of {@link MqttEventTransport}. */
+export interface MqttEventTransportOptions extends BrokerCommonOptions {
+  /** `mqtt://host:1883` or `mqtts://host:8883`; user info in the URL is used as credentials. */
+  url: string;
+  /** First topic levels (default `rmk`): topics are `<prefix>/<server>/<task_id>/<type>`. */
+  topicPrefix?: string;
+  /** Default `rmk-<server>-<random>`. */
+  clientId?: string;
+  /** MQTT 5 message expiry in seconds: the poster's retry cap (default 600). */
+  messageExpiryS?: number;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+/**
+ * The MQTT 5 adapter of the `EventTransport` port: one QoS 1 PUBLISH per attempt, the event's
+ * exact JSON bytes as payload, `X-RVC-*` user properties signed as over HTTP. An attempt counts
+ * as delivered when the broker's PUBACK arrives. It never retries by itself (the poster owns
+ * the schedule and the per-task order) and never throws.
+ */
+export class MqttEventTransport implements EventTransport {
+  readonly description: string;
+  private readonly url: URL;
+  private readonly options: MqttEventTransportOptions;
+  private readonly prefix: string;
+  private readonly timeoutMs: number;
+  private readonly connectTimeoutMs: number;
+  private readonly expiryS: number;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private client: MqttClient | undefined;
+  private opening: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(options: MqttEventTransportOptions) {
+    checkCommon(options);
+    this.url = parseMqttUrl(options.url, 'url');
+    this.options = options;
+    this.prefix = checkPrefix(options.topicPrefix ?? 'rmk', 'topicPrefix', '/');
+    this.timeoutMs = positiveMs(options.timeoutMs, 10_000, 'timeoutMs');
+    this.connectTimeoutMs = positiveMs(options.connectTimeoutMs, 5_000, 'connectTimeoutMs');
+    const expiryS = options.messageExpiryS ?? 600;
+    if (!Number.isInteger(expiryS) || expiryS <= 0 || expiryS > 0xffffffff) {
+      throw new ConfigError(
+        'messageExpiryS',
+        `must be a positive whole number of seconds, e.g. 600; got ${expiryS}`,
+      );
+    }
+    this.expiryS = expiryS;
+    this.clock = options.clock ?? systemClock;
+    this.description = describeBrokerUrl(this.url);
+    this.logger = (options.logger ?? silentLogger).child({ target: this.description });
+  }
+
+  /** The topic of an event: `<prefix>/<server>/<task_id>/<type>`, each level percent-encoded. */
+  topicOf(event: { server: string; task_id: string; type: string }): string {
+    return [this.prefix, nameToken(event.server), nameToken(event.task_id), nameToken(event.type)].join('/');
+  }
+
+  /**
+   * Connects once. @throws ConfigError naming `RVC_CALLBACK_URL` with the fix when the broker
+   * cannot be reached or refuses the connection within `connectTimeoutMs`.
+   */
+  open(): Promise<void> {
+    this.opening ??= this.connect();
+    return this.opening;
+  }
+
+  async send(delivery: EventDelivery): Promise<DeliveryOutcome> {
+    if (this.closed) return { ok: false, error: 'transport closed' };
+    try {
+      await this.open();
+    } catch (err) {
+      this.opening = undefined;
+      return { ok: false, error: errorText(err) };
+    }
+    const client = this.client;
+    if (!client?.connected) return { ok: false, error: `MQTT broker ${this.description} not connected` };
+    const { payload, headers } = signMessage(
+      delivery,
+      this.options.serverName,
+      this.options.secret,
+      this.clock,
+    );
+    const meta = { event_id: delivery.event.event_id, attempt: delivery.attempt };
+    try {
+      await withTimeout(
+        client.publishAsync(this.topicOf(delivery.event), payload, {
+          qos: 1,
+          properties: {
+            contentType: EVENT_CONTENT_TYPE,
+            payloadFormatIndicator: true,
+            messageExpiryInterval: this.expiryS,
+            userProperties: { ...headers },
+          },
+        }),
+        this.timeoutMs,
+        `no PUBACK within ${this.timeoutMs} ms`,
+      );
+      this.logger.debug('event published', meta);
+      return { ok: true };
+    } catch (err) {
+      const error = errorText(err);
+      this.logger.debug('event publish failed', { ...meta, error });
+      return { ok: false, error };
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const client = this.client;
+    this.client = undefined;
+    if (client) await client.endAsync(true).catch(() => undefined);
+  }
+
+  private async connect(): Promise<void> {
+    const client = mqtt.connect(this.url.href, this.clientOptions());
+    client.on('error', (err) => this.logger.warn('MQTT client error', { error: errorText(err) }));
+    client.on('offline', () => this.logger.warn('MQTT broker unreachable; reconnecting'));
+    client.on('connect', () => this.logger.info('MQTT broker connected'));
+    try {
+      await waitForConnect(client, this.connectTimeoutMs);
+    } catch (err) {
+      await client.endAsync(true).catch(() => undefined);
+      throw new ConfigError(
+        'RVC_CALLBACK_URL',
+        `cannot connect to the MQTT broker at ${this.description} (${errorText(err)}); ` +
+          'start the broker (e.g. `mosquitto -d`), or fix the host, port, credentials or TLS settings',
+      );
+    }
+    if (this.closed) await client.endAsync(true);
+    else this.client = client;
+  }
+
+  private clientOptions(): IClientOptions {
+    const { options, url } = this;
+    const random = Math.random().toString(16).slice(2, 10);
+    return {
+      protocolVersion: 5,
+      clientId: options.clientId ?? `rmk-${options.serverName}-${random}`,
+      clean: true,
+      reconnectPeriod: 1_000,
+      connectTimeout: this.connectTimeoutMs,
+      username: options.username ?? (url.username ? decodeURIComponent(url.username) : undefined),
+      password: options.password ?? (url.password ? decodeURIComponent(url.password) : undefined),
+      ...(options.tls ?? {}),
+    };
+  }
+}
+
+/** Resolves on the first CONNACK; rejects on the first error or close, or after `timeoutMs`. */
+export function waitForConnect(client: MqttClient, timeoutMs: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => finish(new Error(`no CONNACK within ${timeoutMs} ms`)), timeoutMs);
+    const onConnect = (): void => finish();
+    const onError = (err: Error): void => finish(err);
+    const onClose = (): void => finish(new Error('connection closed (broker down or refused)'));
+    function finish(err?: Error): void {
+      clearTimeout(timer);
+      client.off('connect', onConnect).off('error', onError).off('close', onClose);
+      if (err) reject(err);
+      else resolve();
+    }
+    client.on('connect', onConnect).on('error', onError).on('close', onClose);
+  });
+}
+
+/** @throws ConfigError naming `variable` unless `value` is an mqtt:// or mqtts:// URL. */
+export function parseMqttUrl(value: unknown, variable: string): URL {
+  const example = 'e.g. mqtt://127.0.0.1:1883 or mqtts://broker.local:8883';
+  let url: URL;
+  try {
+    url = new URL(String(value).trim());
+  } catch {
+    throw new ConfigError(variable, `is not a valid URL (${JSON.stringify(value)}); ${example}`);
+  }
+  if (url.protocol !== 'mqtt:' && url.protocol !== 'mqtts:') {
+    throw new ConfigError(
+      variable,
+      `must use mqtt or mqtts, not ${url.protocol.replace(':', '')}; ${example}`,
+    );
+  }
+  if (url.hostname === '') throw new ConfigError(variable, `needs a host; ${example}`);
+  return url;
+}
