@@ -61,7 +61,7 @@ export type { Feature, FeatureContext } from './runtime/feature.types.js';
 export { BUILTIN_FEATURES } from './features/builtin-features.js';
 export { transportConfigFromEnv, TRANSPORT_KINDS } from './runtime/server-config.js';
 export type { TransportConfig, TransportKind } from './runtime/server-config.js';
-export { listenHttp } from './transports/http.listener.js';
+export { listenHttp } from './transports/http-listener.loader.js';
 export type { HttpListener } from './transports/http.listener.js';
 
 // Errors
@@ -126,7 +126,7 @@ export { UpdateCoalescer } from './features/resources/update-coalescer.js';
 export type { TaskStartedListener } from './tools/task-starter.js';
 export { parseServerArgs } from './runtime/run-server.js';
 export type { ServerArgs } from './runtime/run-server.js';
-export { sessionIdleMsFromEnv } from './transports/http.listener.js';
+export { sessionIdleMsFromEnv } from './transports/session-idle.config.js';
 export type { HttpListenerOptions } from './transports/http.listener.js';
 
 // Native MCP tasks (SEP-1686), progress notifications (built-in feature)

@@ -1,7 +1,7 @@
 import { ConfigError, type Clock, type TaskManager, type TimerHandle } from '@robot-mcp-kit/core';
 import { type Feature, type FeatureContext } from '../runtime/feature.types.js';
 import { type SessionContext } from '../tools/registered-tool.js';
-import { sessionIdleMsFromEnv } from '../transports/http.listener.js';
+import { sessionIdleMsFromEnv } from '../transports/session-idle.config.js';
 import { featureOptions, parseFlag } from './feature-config.js';
 import { matchesAny, parseToolPatterns, type ToolPattern } from './safety/tool-patterns.js';
 

@@ -14,7 +14,8 @@ import { type CapabilityServerDefinition } from '../metadata/definitions.types.j
 import { type SessionContext } from '../tools/registered-tool.js';
 import { type TaskStarter } from '../tools/task-starter.js';
 import { type ToolRegistry } from '../tools/tool-registry.js';
-import { type HttpListener, listenHttp } from '../transports/http.listener.js';
+import { listenHttp } from '../transports/http-listener.loader.js';
+import { type HttpListener } from '../transports/http.listener.js';
 import { type TransportConfig } from './server-config.js';
 
 /**

@@ -10,8 +10,11 @@ import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { type Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { ConfigError, type Clock, type Logger, systemClock, type TimerHandle } from '@robot-mcp-kit/core';
+import { type Clock, type Logger, systemClock, type TimerHandle } from '@robot-mcp-kit/core';
 import { type TransportConfig } from '../runtime/server-config.js';
+import { sessionIdleMsFromEnv } from './session-idle.config.js';
+
+export { sessionIdleMsFromEnv };
 
 /** Opens one MCP session on a connected transport (the app creates a fresh SDK server for it). */
 export type SessionOpener = (transport: Transport) => Promise<void>;
@@ -38,24 +41,6 @@ export interface HttpListenerOptions {
   /** Environment for the defaults (default `process.env`). */
   env?: NodeJS.ProcessEnv;
   clock?: Clock;
-}
-
-/**
- * Reads `RMK_SESSION_IDLE_S`: seconds (decimals allowed) a streamable-HTTP session may stay without
- * an open request before it is closed; unset, empty or 0 means never.
- * @throws ConfigError naming the variable
- */
-export function sessionIdleMsFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
-  const raw = env.RMK_SESSION_IDLE_S?.trim();
-  if (!raw) return undefined;
-  const seconds = Number(raw);
-  if (!Number.isFinite(seconds) || seconds < 0) {
-    throw new ConfigError(
-      'RMK_SESSION_IDLE_S',
-      `"${raw}" is not valid; use a number of seconds > 0, or 0 for never`,
-    );
-  }
-  return seconds === 0 ? undefined : Math.round(seconds * 1000);
 }
 
 /**
