@@ -20,6 +20,8 @@ export interface BenchRow {
   readonly ratio: number;
   readonly target: RatioTarget;
   readonly pass: boolean;
+  /** Median process CPU µs per op of the subject over the baseline's (a cost: lower is better). */
+  readonly cpuRatio?: number;
   readonly notes?: string;
 }
 
@@ -43,16 +45,31 @@ export function makeRow(
   spec: RowSpec,
   subjectUs: readonly number[],
   baselineUs: readonly number[],
+  cpu?: { readonly subject: readonly number[]; readonly baseline: readonly number[] },
 ): BenchRow {
   const a = summarize(subjectUs);
   const b = summarize(baselineUs);
   const ratio = spec.unit === 'us' ? a.median / b.median : b.median / a.median;
   const pass = spec.target.op === '<=' ? ratio <= spec.target.value : ratio >= spec.target.value;
+  const cpuRatio = cpu ? summarize(cpu.subject).median / summarize(cpu.baseline).median : undefined;
   return {
     ...spec,
     subject: inUnit(spec.unit, a),
     base: inUnit(spec.unit, b),
     ratio,
     pass,
+    ...(cpuRatio !== undefined && Number.isFinite(cpuRatio) ? { cpuRatio } : {}),
   };
+}
+
+/** Builds a row from interleaved samples, with the CPU-time ratio beside the wall-time one. */
+export function rowOf(
+  spec: RowSpec,
+  s: {
+    subject: readonly number[];
+    baseline: readonly number[];
+    cpu?: { subject: readonly number[]; baseline: readonly number[] };
+  },
+): BenchRow {
+  return makeRow(spec, s.subject, s.baseline, s.cpu);
 }
