@@ -6,6 +6,8 @@ export interface BenchSide {
   round(): Promise<number[]>;
   /** Operations in the last round, when a round reports fewer samples than it did (batches). */
   opsPerRound?(): number;
+  /** Process CPU µs of the last round's timed part, when the round also does untimed work. */
+  cpuOfLastRound?(): number;
 }
 
 /** How many rounds to run, after how many discarded warm-up rounds. */
@@ -54,7 +56,8 @@ export async function interleave(
       const round = await side.round();
       const cpu = process.cpuUsage(cpuBefore);
       samples[which].push(...round);
-      samples.cpu[which].push((cpu.user + cpu.system) / (side.opsPerRound?.() ?? round.length));
+      const cpuUs = side.cpuOfLastRound?.() ?? cpu.user + cpu.system;
+      samples.cpu[which].push(cpuUs / (side.opsPerRound?.() ?? round.length));
     }
   }
   return samples;
@@ -70,18 +73,23 @@ export function perOpSide(
   op: () => Promise<unknown>,
   after?: () => Promise<void>,
 ): BenchSide {
+  let cpuUs = 0;
   return {
     name,
     async round() {
       const samples: number[] = [];
+      const cpuBefore = process.cpuUsage();
       for (let i = 0; i < count; i += 1) {
         const start = process.hrtime.bigint();
         await op();
         samples.push(microsSince(start));
       }
+      const cpu = process.cpuUsage(cpuBefore);
+      cpuUs = cpu.user + cpu.system;
       await after?.();
       return samples;
     },
+    cpuOfLastRound: () => cpuUs,
   };
 }
 
