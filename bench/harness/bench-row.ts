@@ -18,7 +18,8 @@ export interface BenchRow {
   readonly base: { median: number; p95: number; n: number };
   /** `us`: subject median / baseline median. `events/s`: subject rate / baseline rate. */
   readonly ratio: number;
-  readonly target: RatioTarget;
+  /** Absent on informational rows. */
+  readonly target?: RatioTarget;
   readonly pass: boolean;
   /** Median process CPU µs per op of the subject over the baseline's (a cost: lower is better). */
   readonly cpuRatio?: number;
@@ -30,7 +31,8 @@ export interface RowSpec {
   readonly scenario: string;
   readonly baseline: string;
   readonly unit: 'us' | 'events/s';
-  readonly target: RatioTarget;
+  /** Omitted for an informational row (shown, never judged). */
+  readonly target?: RatioTarget;
   readonly notes?: string;
 }
 
@@ -50,7 +52,8 @@ export function makeRow(
   const a = summarize(subjectUs);
   const b = summarize(baselineUs);
   const ratio = spec.unit === 'us' ? a.median / b.median : b.median / a.median;
-  const pass = spec.target.op === '<=' ? ratio <= spec.target.value : ratio >= spec.target.value;
+  const { target } = spec;
+  const pass = !target || (target.op === '<=' ? ratio <= target.value : ratio >= target.value);
   const cpuRatio = cpu ? summarize(cpu.subject).median / summarize(cpu.baseline).median : undefined;
   return {
     ...spec,
@@ -60,16 +63,4 @@ export function makeRow(
     pass,
     ...(cpuRatio !== undefined && Number.isFinite(cpuRatio) ? { cpuRatio } : {}),
   };
-}
-
-/** Builds a row from interleaved samples, with the CPU-time ratio beside the wall-time one. */
-export function rowOf(
-  spec: RowSpec,
-  s: {
-    subject: readonly number[];
-    baseline: readonly number[];
-    cpu?: { subject: readonly number[]; baseline: readonly number[] };
-  },
-): BenchRow {
-  return makeRow(spec, s.subject, s.baseline, s.cpu);
 }

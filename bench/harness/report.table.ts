@@ -7,6 +7,7 @@ function fmt(value: number, unit: BenchRow['unit']): string {
 }
 
 function statusOf(row: BenchRow, quick: boolean): string {
+  if (!row.target) return 'info';
   const verdict = row.pass ? 'PASS' : 'MISS';
   return quick ? `(${verdict})` : verdict;
 }
@@ -25,7 +26,7 @@ export function tableCells(rows: readonly BenchRow[], quick: boolean): string[][
     fmt(row.base.p95, row.unit),
     `${row.ratio.toFixed(2)}x`,
     row.cpuRatio === undefined ? 'n/a' : `${row.cpuRatio.toFixed(2)}x`,
-    `${row.target.op} ${row.target.value}x`,
+    row.target ? `${row.target.op} ${row.target.value}x` : '-',
     statusOf(row, quick),
   ]);
 }
