@@ -4,6 +4,8 @@ import { machineInfo } from './harness/machine.info.js';
 import { TABLE_HEADER, tableCells, textTable } from './harness/report.table.js';
 import { type BenchResults, writeResults } from './harness/results.writer.js';
 import { SCALE_HEADER, scaleCells } from './harness/scale.table.js';
+import { coldStartBenchmarks } from './scenarios/cold-start.bench.js';
+import { nativeTaskBenchmarks } from './scenarios/native-tasks.bench.js';
 import { concurrentTaskBenchmark, type ScaleReport } from './scenarios/concurrent-tasks.bench.js';
 import { brokerDeliveryBenchmarks } from './scenarios/broker-delivery.bench.js';
 import { eventDeliveryBenchmarks } from './scenarios/event-delivery.bench.js';
@@ -11,7 +13,7 @@ import { toolCallBenchmarks } from './scenarios/tool-calls.bench.js';
 import { triggerBenchmarks } from './scenarios/triggers.bench.js';
 
 /**
- * `npm run bench [-- --quick] [--only=tools,delivery,scale,triggers,brokers] [--strict]`
+ * `npm run bench [-- --quick] [--only=tools,native,delivery,cold,scale,triggers,brokers] [--strict]`
  *
  * Full mode prints PASS/MISS per target (and exits 1 on a MISS only with --strict); quick mode
  * (CI) runs every scenario briefly to prove it works and never judges the numbers. Either way a
@@ -45,7 +47,9 @@ async function attempt(name: string, run: () => Promise<void>): Promise<void> {
 }
 
 await attempt('tools', async () => void rows.push(...(await toolCallBenchmarks(ctx))));
+await attempt('native', async () => void rows.push(...(await nativeTaskBenchmarks(ctx))));
 await attempt('delivery', async () => void rows.push(...(await eventDeliveryBenchmarks(ctx))));
+await attempt('cold', async () => void rows.push(...(await coldStartBenchmarks(ctx))));
 await attempt('scale', async () => void (scale = await concurrentTaskBenchmark(ctx)));
 await attempt('triggers', async () => void rows.push(...(await triggerBenchmarks(ctx))));
 await attempt('brokers', async () => void rows.push(...(await brokerDeliveryBenchmarks(ctx))));

@@ -4,6 +4,10 @@ import { microsSince } from './stats.js';
 export interface BenchSide {
   readonly name: string;
   round(): Promise<number[]>;
+  /** Operations in the last round, when a round reports fewer samples than it did (batches). */
+  opsPerRound?(): number;
+  /** Process CPU µs of the last round's timed part, when the round also does untimed work. */
+  cpuOfLastRound?(): number;
 }
 
 /** How many rounds to run, after how many discarded warm-up rounds. */
@@ -19,27 +23,41 @@ export function collectGarbage(): void {
   gc?.();
 }
 
+/** The samples of both sides: wall µs per op, and the process CPU µs per op of each round. */
+export interface InterleavedSamples {
+  readonly subject: number[];
+  readonly baseline: number[];
+  readonly cpu: { readonly subject: number[]; readonly baseline: number[] };
+}
+
 /**
  * Runs `subject` and `baseline` in the same process, warm-up first, then in alternating rounds
  * (A B, B A, A B, ...) so that drift — JIT, heap growth, a noisy neighbour — hits both alike.
+ * Each round's process CPU time (user + system, every thread) is divided by its operations: on a
+ * shared machine CPU time moves less than wall time, since waiting for a core is not counted.
  */
 export async function interleave(
   subject: BenchSide,
   baseline: BenchSide,
   plan: RoundPlan,
-): Promise<{ subject: number[]; baseline: number[] }> {
+): Promise<InterleavedSamples> {
   for (let i = 0; i < plan.warmupRounds; i += 1) {
     await subject.round();
     await baseline.round();
   }
-  const samples = { subject: [] as number[], baseline: [] as number[] };
+  const samples: InterleavedSamples = { subject: [], baseline: [], cpu: { subject: [], baseline: [] } };
   for (let r = 0; r < plan.rounds; r += 1) {
     const order: Array<'subject' | 'baseline'> =
       r % 2 === 0 ? ['subject', 'baseline'] : ['baseline', 'subject'];
     for (const which of order) {
       collectGarbage();
       const side = which === 'subject' ? subject : baseline;
-      samples[which].push(...(await side.round()));
+      const cpuBefore = process.cpuUsage();
+      const round = await side.round();
+      const cpu = process.cpuUsage(cpuBefore);
+      samples[which].push(...round);
+      const cpuUs = side.cpuOfLastRound?.() ?? cpu.user + cpu.system;
+      samples.cpu[which].push(cpuUs / (side.opsPerRound?.() ?? round.length));
     }
   }
   return samples;
@@ -55,29 +73,37 @@ export function perOpSide(
   op: () => Promise<unknown>,
   after?: () => Promise<void>,
 ): BenchSide {
+  let cpuUs = 0;
   return {
     name,
     async round() {
       const samples: number[] = [];
+      const cpuBefore = process.cpuUsage();
       for (let i = 0; i < count; i += 1) {
         const start = process.hrtime.bigint();
         await op();
         samples.push(microsSince(start));
       }
+      const cpu = process.cpuUsage(cpuBefore);
+      cpuUs = cpu.user + cpu.system;
       await after?.();
       return samples;
     },
+    cpuOfLastRound: () => cpuUs,
   };
 }
 
 /** A round that does a batch of operations and reports one sample: elapsed µs / operations done. */
 export function batchSide(name: string, batch: () => Promise<number>): BenchSide {
+  let last = 1;
   return {
     name,
     async round() {
       const start = process.hrtime.bigint();
       const done = await batch();
+      last = done;
       return [microsSince(start) / done];
     },
+    opsPerRound: () => last,
   };
 }

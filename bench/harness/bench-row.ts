@@ -18,8 +18,11 @@ export interface BenchRow {
   readonly base: { median: number; p95: number; n: number };
   /** `us`: subject median / baseline median. `events/s`: subject rate / baseline rate. */
   readonly ratio: number;
-  readonly target: RatioTarget;
+  /** Absent on informational rows. */
+  readonly target?: RatioTarget;
   readonly pass: boolean;
+  /** Median process CPU µs per op of the subject over the baseline's (a cost: lower is better). */
+  readonly cpuRatio?: number;
   readonly notes?: string;
 }
 
@@ -28,7 +31,8 @@ export interface RowSpec {
   readonly scenario: string;
   readonly baseline: string;
   readonly unit: 'us' | 'events/s';
-  readonly target: RatioTarget;
+  /** Omitted for an informational row (shown, never judged). */
+  readonly target?: RatioTarget;
   readonly notes?: string;
 }
 
@@ -43,16 +47,20 @@ export function makeRow(
   spec: RowSpec,
   subjectUs: readonly number[],
   baselineUs: readonly number[],
+  cpu?: { readonly subject: readonly number[]; readonly baseline: readonly number[] },
 ): BenchRow {
   const a = summarize(subjectUs);
   const b = summarize(baselineUs);
   const ratio = spec.unit === 'us' ? a.median / b.median : b.median / a.median;
-  const pass = spec.target.op === '<=' ? ratio <= spec.target.value : ratio >= spec.target.value;
+  const { target } = spec;
+  const pass = !target || (target.op === '<=' ? ratio <= target.value : ratio >= target.value);
+  const cpuRatio = cpu ? summarize(cpu.subject).median / summarize(cpu.baseline).median : undefined;
   return {
     ...spec,
     subject: inUnit(spec.unit, a),
     base: inUnit(spec.unit, b),
     ratio,
     pass,
+    ...(cpuRatio !== undefined && Number.isFinite(cpuRatio) ? { cpuRatio } : {}),
   };
 }

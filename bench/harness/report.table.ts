@@ -7,11 +7,15 @@ function fmt(value: number, unit: BenchRow['unit']): string {
 }
 
 function statusOf(row: BenchRow, quick: boolean): string {
+  if (!row.target) return 'info';
   const verdict = row.pass ? 'PASS' : 'MISS';
   return quick ? `(${verdict})` : verdict;
 }
 
-/** The table rows as cells: scenario, kit median/p95, baseline median/p95, ratio, target, status. */
+/**
+ * The table rows as cells: scenario, kit median/p95, baseline median/p95, ratio, CPU-time ratio
+ * (subject CPU per op / baseline CPU per op: a cost, lower is better), target, status.
+ */
 export function tableCells(rows: readonly BenchRow[], quick: boolean): string[][] {
   return rows.map((row) => [
     row.scenario,
@@ -21,7 +25,8 @@ export function tableCells(rows: readonly BenchRow[], quick: boolean): string[][
     fmt(row.base.median, row.unit),
     fmt(row.base.p95, row.unit),
     `${row.ratio.toFixed(2)}x`,
-    `${row.target.op} ${row.target.value}x`,
+    row.cpuRatio === undefined ? 'n/a' : `${row.cpuRatio.toFixed(2)}x`,
+    row.target ? `${row.target.op} ${row.target.value}x` : '-',
     statusOf(row, quick),
   ]);
 }
@@ -34,6 +39,7 @@ export const TABLE_HEADER = [
   'base median',
   'base p95',
   'ratio',
+  'cpu ratio',
   'target',
   'status',
 ];

@@ -6,6 +6,7 @@ export const SCALE_HEADER = ['scale scenario', 'value', 'target', 'status'];
 export function scaleCells(report: ScaleReport, quick: boolean): string[][] {
   return report.checks.map((check) => {
     const value = check.unit === '' ? String(check.value) : `${check.value.toFixed(0)} ${check.unit}`;
+    if (check.target === 'informational') return [check.metric, value, '-', 'info'];
     const verdict = check.pass ? 'PASS' : 'MISS';
     return [check.metric, value, check.target, quick ? `(${verdict})` : verdict];
   });

@@ -1,4 +1,6 @@
 import { fork } from 'node:child_process';
+import { LoopbackReceiver } from '../fixtures/receiver.client.js';
+import { SCALE_SECRET } from '../fixtures/scale.constants.js';
 import { type BenchContext, BenchCheckError, sized } from '../harness/bench-context.js';
 import { type ScaleResult } from './concurrent-tasks.child.js';
 
@@ -15,6 +17,10 @@ export interface ScaleCheck {
 export interface ScaleReport {
   readonly defaults: ScaleResult;
   readonly capped?: ScaleResult;
+  /** The same tasks posting signed events to a real HTTP receiver (node defaults). */
+  readonly http?: ScaleResult;
+  /** 50,000 tasks (full mode), in memory. */
+  readonly large?: ScaleResult;
   readonly cappedFlag: string;
   readonly checks: ScaleCheck[];
 }
@@ -27,12 +33,17 @@ const STEP_MS = 300;
 /** Tool calls in flight while starting (an MCP client pipelining requests on one session). */
 const IN_FLIGHT = 64;
 
-async function runChild(tasks: number, nodeFlags: readonly string[]): Promise<ScaleResult> {
-  const child = fork(
-    new URL('./concurrent-tasks.child.js', import.meta.url),
-    [String(tasks), String(STEP_MS), String(IN_FLIGHT)],
-    { execArgv: ['--expose-gc', ...nodeFlags], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
-  );
+async function runChild(
+  tasks: number,
+  nodeFlags: readonly string[],
+  options: { stepMs?: number; receiverUrl?: string } = {},
+): Promise<ScaleResult> {
+  const args = [String(tasks), String(options.stepMs ?? STEP_MS), String(IN_FLIGHT)];
+  if (options.receiverUrl) args.push(options.receiverUrl);
+  const child = fork(new URL('./concurrent-tasks.child.js', import.meta.url), args, {
+    execArgv: ['--expose-gc', ...nodeFlags],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   let result: ScaleResult | undefined;
   child.on('message', (message) => {
     result = message as ScaleResult;
@@ -57,6 +68,12 @@ export async function concurrentTaskBenchmark(ctx: BenchContext): Promise<ScaleR
   if (!ctx.quick) {
     ctx.log(`${tasks} concurrent tasks again with ${CAPPED_HEAP_FLAG}`);
     capped = await runChild(tasks, [CAPPED_HEAP_FLAG]);
+  }
+  const http = await httpRun(ctx, sized(ctx, 1000, 10_000));
+  let large: ScaleResult | undefined;
+  if (!ctx.quick) {
+    ctx.log(`${LARGE_TASKS} concurrent tasks, 10 progress events ${LARGE_STEP_MS} ms apart (node defaults)`);
+    large = await runChild(LARGE_TASKS, [], { stepMs: LARGE_STEP_MS });
   }
   const runs = capped ? [defaults, capped] : [defaults];
   const lost = runs.reduce((n, r) => n + r.lost, 0);
@@ -102,6 +119,122 @@ export async function concurrentTaskBenchmark(ctx: BenchContext): Promise<ScaleR
       pass: lost === 0,
     },
     { metric: 'events out of seq order', value: reordered, unit: '', target: '0', pass: reordered === 0 },
+    perTaskCheck(defaults, 'node defaults, in memory'),
+    ...httpChecks(http.result, http.outOfOrder, http.badSignatures),
+    ...(large ? largeChecks(large) : []),
   );
-  return { defaults, ...(capped ? { capped } : {}), cappedFlag: CAPPED_HEAP_FLAG, checks };
+  return {
+    defaults,
+    ...(capped ? { capped } : {}),
+    http: http.result,
+    ...(large ? { large } : {}),
+    cappedFlag: CAPPED_HEAP_FLAG,
+    checks,
+  };
+}
+
+/** The large run: enough tasks that starts and sleeps show any per-task cost growing with N. */
+const LARGE_TASKS = 50_000;
+/** 10 steps this far apart keep all 50,000 running while the last ones start. */
+const LARGE_STEP_MS = 1500;
+
+/** RSS growth over the baseline, per task, in KB (garbage included: what the machine pays). */
+function kbPerTask(run: ScaleResult): number {
+  return ((run.peakRssMb - run.baselineRssMb) * 1024) / run.tasks;
+}
+
+function perTaskCheck(run: ScaleResult, what: string): ScaleCheck {
+  const value = kbPerTask(run);
+  return {
+    metric: `peak RSS growth per running task (${run.tasks} tasks, ${what})`,
+    value,
+    unit: 'KB',
+    target: '<= 12 KB',
+    pass: value <= 12,
+  };
+}
+
+/** The scale run with a real HTTP receiver in this (the parent) process: signed POSTs over loopback. */
+async function httpRun(
+  ctx: BenchContext,
+  tasks: number,
+): Promise<{ result: ScaleResult; outOfOrder: number; badSignatures: number }> {
+  ctx.log(`${tasks} concurrent tasks posting to a real HTTP receiver (fresh process, node defaults)`);
+  const receiver = await LoopbackReceiver.start(SCALE_SECRET);
+  try {
+    const result = await runChild(tasks, [], { receiverUrl: `${receiver.baseUrl}/fast` });
+    const stats = await receiver.stats();
+    return { result, outOfOrder: stats.outOfOrder, badSignatures: stats.badSignatures };
+  } finally {
+    await receiver.close();
+  }
+}
+
+function httpChecks(run: ScaleResult, outOfOrder: number, badSignatures: number): ScaleCheck[] {
+  const sent = run.expectedEvents;
+  return [
+    {
+      metric: `peak RSS, ${run.tasks} tasks, real HTTP receiver`,
+      value: run.peakRssMb,
+      unit: 'MB',
+      target: '< 300 MB',
+      pass: run.peakRssMb < 300,
+    },
+    perTaskCheck(run, 'real HTTP receiver'),
+    {
+      metric: `HTTP: events delivered of ${sent} (dropped by the bounded queue: ${run.dropped})`,
+      value: run.deliveredEvents,
+      unit: '',
+      target: 'informational',
+      pass: true,
+    },
+    {
+      metric: 'HTTP: last event delivered after',
+      value: run.allDeliveredMs,
+      unit: 'ms',
+      target: 'informational',
+      pass: true,
+    },
+    {
+      metric: 'HTTP: seq gaps or reorders seen by the receiver (each dropped event leaves a gap)',
+      value: outOfOrder,
+      unit: '',
+      target: run.dropped === 0 ? '0' : 'informational',
+      pass: run.dropped > 0 || outOfOrder === 0,
+    },
+    {
+      metric: 'HTTP: bad signatures',
+      value: badSignatures,
+      unit: '',
+      target: '0',
+      pass: badSignatures === 0,
+    },
+  ];
+}
+
+function largeChecks(run: ScaleResult): ScaleCheck[] {
+  return [
+    {
+      metric: `start ${run.tasks} tasks (MCP calls, ${IN_FLIGHT} in flight)`,
+      value: run.startAllMs,
+      unit: 'ms',
+      target: 'informational',
+      pass: true,
+    },
+    {
+      metric: `tasks running at once (of ${run.tasks})`,
+      value: run.peakRunning,
+      unit: '',
+      target: `${run.tasks}`,
+      pass: run.peakRunning === run.tasks,
+    },
+    perTaskCheck(run, 'in memory'),
+    {
+      metric: `events lost or out of order (${run.expectedEvents} sent)`,
+      value: run.lost + run.reordered,
+      unit: '',
+      target: '0',
+      pass: run.lost + run.reordered === 0,
+    },
+  ];
 }

@@ -4,10 +4,13 @@ import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryEventTransport, silentLogger, type TaskEvent } from '@robot-mcp-kit/core';
 import { bootstrap } from '@robot-mcp-kit/server';
 import { FleetServer, PATROL_PROGRESS_EVENTS } from '../fixtures/fleet.server.js';
+import { SCALE_SECRET } from '../fixtures/scale.constants.js';
 
 /** What the child reports to the parent. */
 export interface ScaleResult {
   tasks: number;
+  /** Where the events went: an in-process InMemoryEventTransport, or signed POSTs to a receiver. */
+  receiver: 'memory' | 'http';
   /** Calls in flight at once while starting. */
   inFlight: number;
   /** Most tasks running at the same time (all of them, when the start phase is fast enough). */
@@ -71,10 +74,21 @@ class OrderCheck {
  * `stepMs` apart (so all of them run at once), and checks at an InMemoryEventTransport that every
  * event of every task arrived, in seq order.
  */
-async function main(tasks: number, stepMs: number, inFlight: number): Promise<ScaleResult> {
+async function main(
+  tasks: number,
+  stepMs: number,
+  inFlight: number,
+  receiverUrl: string | undefined,
+): Promise<ScaleResult> {
   const check = new OrderCheck();
-  const events = check.transport;
-  const app = bootstrap(FleetServer, { eventTransport: events, env: {}, logger: silentLogger });
+  // With a receiver URL the server is configured like a user's: RVC_CALLBACK_URL + secret, the
+  // kit's HttpEventTransport; the receiver (in the parent process) checks signatures and order.
+  const app = receiverUrl
+    ? bootstrap(FleetServer, {
+        env: { RVC_CALLBACK_URL: receiverUrl, RVC_EVENT_SECRET: SCALE_SECRET },
+        logger: silentLogger,
+      })
+    : bootstrap(FleetServer, { eventTransport: check.transport, env: {}, logger: silentLogger });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await app.connect(serverSide);
   const client = new Client({ name: 'fleet-bench', version: '1.0.0' });
@@ -120,18 +134,20 @@ async function main(tasks: number, stepMs: number, inFlight: number): Promise<Sc
   if (ids.size !== tasks) throw new Error(`${tasks} calls gave ${ids.size} distinct task ids`);
 
   while (app.taskManager.runningCount > 0) await new Promise((resolve) => setTimeout(resolve, 5));
-  if (!(await app.poster.flush(120_000))) throw new Error('the poster did not flush in 120 s');
+  if (!(await app.poster.flush(180_000))) throw new Error('the poster did not flush in 180 s');
   const allDeliveredMs = performance.now() - t0;
   clearInterval(sampler);
   sample();
 
   const perTask = PATROL_PROGRESS_EVENTS + 1;
-  const lost = check.lost(ids, perTask);
+  const lost = receiverUrl ? 0 : check.lost(ids, perTask); // the parent counts at its receiver
   const dropped = app.poster.stats.dropped;
+  const delivered = receiverUrl ? app.poster.stats.delivered : check.delivered;
   await client.close();
   await app.close({ timeoutMs: 1000 });
   return {
     tasks,
+    receiver: receiverUrl ? 'http' : 'memory',
     inFlight,
     peakRunning,
     startAllMs,
@@ -141,7 +157,7 @@ async function main(tasks: number, stepMs: number, inFlight: number): Promise<Sc
     peakHeapMb: mb(peakHeap),
     peakQueueDepth,
     expectedEvents: tasks * perTask,
-    deliveredEvents: check.delivered,
+    deliveredEvents: delivered,
     lost,
     reordered: check.reordered,
     dropped,
@@ -151,7 +167,7 @@ async function main(tasks: number, stepMs: number, inFlight: number): Promise<Sc
 const tasks = Number(process.argv[2] ?? 10_000);
 const stepMs = Number(process.argv[3] ?? 300);
 const inFlight = Number(process.argv[4] ?? 64);
-main(tasks, stepMs, inFlight).then(
+main(tasks, stepMs, inFlight, process.argv[5]).then(
   (result) => {
     process.send?.(result);
     process.exitCode = 0;

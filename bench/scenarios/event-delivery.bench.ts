@@ -1,9 +1,14 @@
 import http from 'node:http';
 import got from 'got';
-import { EventPoster, HttpEventTransport, type TaskEvent } from '@robot-mcp-kit/core';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { createLogger, EventPoster, HttpEventTransport, type TaskEvent } from '@robot-mcp-kit/core';
+import { bootstrap } from '@robot-mcp-kit/server';
+import { BenchServer } from '../fixtures/bench.server.js';
 import { interleavedEvents, benchTaskId, progressEvents } from '../fixtures/bench-events.js';
 import { LoopbackReceiver } from '../fixtures/receiver.client.js';
-import { batchSide, interleave } from '../harness/ab-runner.js';
+import { batchSide, type BenchSide, interleave } from '../harness/ab-runner.js';
 import { BenchCheckError, type BenchContext, sized } from '../harness/bench-context.js';
 import { type BenchRow, makeRow } from '../harness/bench-row.js';
 
@@ -50,7 +55,8 @@ export async function eventDeliveryBenchmarks(ctx: BenchContext): Promise<BenchR
   const rows: BenchRow[] = [];
   const receiver = await LoopbackReceiver.start(SECRET, 2, 5);
   try {
-    rows.push(await sequentialDelivery(ctx, receiver));
+    rows.push(...(await sequentialDelivery(ctx, receiver)));
+    rows.push(...(await realServerDelivery(ctx, receiver)));
     rows.push(await manyTasks(ctx, receiver));
   } finally {
     await receiver.close();
@@ -58,7 +64,7 @@ export async function eventDeliveryBenchmarks(ctx: BenchContext): Promise<BenchR
   return rows;
 }
 
-async function sequentialDelivery(ctx: BenchContext, receiver: LoopbackReceiver): Promise<BenchRow> {
+async function sequentialDelivery(ctx: BenchContext, receiver: LoopbackReceiver): Promise<BenchRow[]> {
   ctx.log('event delivery, one task, signed, in order');
   const perRound = sized(ctx, 100, 400);
   const plan = sized(ctx, { warmupRounds: 1, rounds: 3 }, { warmupRounds: 2, rounds: 16 });
@@ -71,8 +77,43 @@ async function sequentialDelivery(ctx: BenchContext, receiver: LoopbackReceiver)
     signedExpected += events.length;
     return deliverAll(poster, events);
   });
-  const baseline = batchSide('got loop', async () => {
-    const bodies = progressEvents(benchTaskId(), perRound).map((e) => JSON.stringify(e));
+  const s = await interleave(subject, gotLoop(url, agent, perRound), plan);
+  const h = await interleave(gotLoop(url, agent, perRound), httpLoop(url, agent, perRound), plan);
+  await checkReceiver(receiver, signedExpected);
+  await poster.aclose({ timeoutMs: 1000 });
+  agent.destroy();
+  return [
+    makeRow(
+      {
+        id: 'delivery-sequential',
+        scenario: 'event delivery, signed, in order (one task, poster alone)',
+        baseline: 'bare sequential keep-alive got POST loop',
+        unit: 'events/s',
+        target: { op: '>=', value: 0.8 },
+      },
+      s.subject,
+      s.baseline,
+      s.cpu,
+    ),
+    makeRow(
+      {
+        id: 'got-vs-node-http',
+        scenario: 'bare got POST loop (the HTTP client the kit uses)',
+        baseline: 'bare sequential keep-alive node:http POST loop',
+        unit: 'events/s',
+        notes: 'informational: the cost of the HTTP client, no target',
+      },
+      h.subject,
+      h.baseline,
+      h.cpu,
+    ),
+  ];
+}
+
+/** `count` unsigned events POSTed one after the other by `await got.post()` on a keep-alive agent. */
+function gotLoop(url: string, agent: http.Agent, count: number): BenchSide {
+  return batchSide('got loop', async () => {
+    const bodies = progressEvents(benchTaskId(), count).map((e) => JSON.stringify(e));
     for (const body of bodies) {
       const response = await got.post(url, {
         body,
@@ -84,21 +125,100 @@ async function sequentialDelivery(ctx: BenchContext, receiver: LoopbackReceiver)
     }
     return bodies.length;
   });
-  const s = await interleave(subject, baseline, plan);
+}
+
+/** The same with `node:http` alone: the physical limit of a sequential keep-alive POST loop here. */
+function httpLoop(url: string, agent: http.Agent, count: number): BenchSide {
+  return batchSide('node:http loop', async () => {
+    const bodies = progressEvents(benchTaskId(), count).map((e) => JSON.stringify(e));
+    for (const body of bodies) {
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = http.request(
+          url,
+          { method: 'POST', agent, headers: { 'Content-Type': 'application/json' } },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+      if (status !== 200) throw new BenchCheckError(`receiver answered ${status}`);
+    }
+    return bodies.length;
+  });
+}
+
+/**
+ * Delivery through a real server: a kit server (bootstrapped from the environment like a user's,
+ * `RVC_CALLBACK_URL` at the receiver) runs a task whose body sends `count` progress events; the
+ * round ends when every event of the task (started, progress, done) is delivered. Compared with
+ * a bare got loop and a bare node:http loop posting as many events.
+ */
+async function realServerDelivery(ctx: BenchContext, receiver: LoopbackReceiver): Promise<BenchRow[]> {
+  ctx.log('event delivery through a real server (MCP call -> task -> signed POSTs)');
+  const count = sized(ctx, 100, 400);
+  const plan = sized(ctx, { warmupRounds: 1, rounds: 3 }, { warmupRounds: 2, rounds: 12 });
+  const url = `${receiver.baseUrl}/fast`;
+  const app = bootstrap(BenchServer, {
+    env: { RVC_CALLBACK_URL: url, RVC_EVENT_SECRET: SECRET, LOG_LEVEL: 'warn' },
+    logger: createLogger({ level: 'warn', env: {} }),
+  });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await app.connect(serverSide);
+  const client = new Client({ name: 'bench-client', version: '1.0.0' });
+  await client.connect(clientSide);
+  let signedExpected = 0;
+  const subject = batchSide('kit server', async () => {
+    const before = app.poster.stats.delivered;
+    const result = (await client.callTool({ name: 'report', arguments: { count } })) as CallToolResult;
+    if (result.isError) throw new BenchCheckError(`report failed: ${JSON.stringify(result).slice(0, 300)}`);
+    for (let i = 0; i < 10_000 && app.taskManager.runningCount > 0; i += 1) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    if (!(await app.poster.flush(120_000))) throw new BenchCheckError('the server did not flush in 120 s');
+    const delivered = app.poster.stats.delivered - before;
+    if (delivered < count) throw new BenchCheckError(`delivered ${delivered} of ${count}+ events`);
+    signedExpected += delivered;
+    return delivered;
+  });
+  const agent = new http.Agent({ keepAlive: true });
+  const g = await interleave(subject, gotLoop(url, agent, count), plan);
+  const h = await interleave(subject, httpLoop(url, agent, count), plan);
   await checkReceiver(receiver, signedExpected);
-  await poster.aclose({ timeoutMs: 1000 });
+  await client.close();
+  await app.close({ timeoutMs: 1000 });
   agent.destroy();
-  return makeRow(
-    {
-      id: 'delivery-sequential',
-      scenario: 'event delivery, signed, in order (one task)',
-      baseline: 'bare sequential keep-alive got POST loop',
-      unit: 'events/s',
-      target: { op: '>=', value: 0.8 },
-    },
-    s.subject,
-    s.baseline,
-  );
+  const spec = {
+    scenario: 'event delivery through a real server (one task, signed)',
+    unit: 'events/s' as const,
+    notes: 'round = tools/call of a task sending N progress events -> every event delivered',
+  };
+  return [
+    makeRow(
+      {
+        ...spec,
+        id: 'delivery-server-vs-got',
+        baseline: 'bare keep-alive got POST loop',
+        target: { op: '>=', value: 0.9 },
+      },
+      g.subject,
+      g.baseline,
+      g.cpu,
+    ),
+    makeRow(
+      {
+        ...spec,
+        id: 'delivery-server-vs-node-http',
+        baseline: 'bare keep-alive node:http POST loop',
+        notes: `${spec.notes}; informational: includes the HTTP client's cost, no target`,
+      },
+      h.subject,
+      h.baseline,
+      h.cpu,
+    ),
+  ];
 }
 
 async function manyTasks(ctx: BenchContext, receiver: LoopbackReceiver): Promise<BenchRow> {
@@ -130,5 +250,6 @@ async function manyTasks(ctx: BenchContext, receiver: LoopbackReceiver): Promise
     },
     s.subject,
     s.baseline,
+    s.cpu,
   );
 }

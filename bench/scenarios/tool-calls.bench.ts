@@ -7,12 +7,26 @@ import { bootstrap, type RobotMcpApp } from '@robot-mcp-kit/server';
 import { AckEventTransport } from '../fixtures/ack.transport.js';
 import { BenchServer } from '../fixtures/bench.server.js';
 import { createSdkServer, listenSdkHttp } from '../fixtures/sdk-baseline.server.js';
-import { interleave, perOpSide } from '../harness/ab-runner.js';
+import { type InterleavedSamples, interleave, perOpSide } from '../harness/ab-runner.js';
 import { BenchCheckError, type BenchContext, sized } from '../harness/bench-context.js';
 import { type BenchRow, makeRow } from '../harness/bench-row.js';
 
 const ECHO = { name: 'echo', arguments: { text: 'hello robot', count: 3 } };
 const MOVE = { name: 'move', arguments: { distance_m: 2 } };
+const MOVE_NOW = { name: 'move_now', arguments: { distance_m: 2 } };
+const PLAN = {
+  name: 'plan',
+  arguments: {
+    tags: ['dock', 'kitchen', 'hall', 'lab'],
+    waypoints: [
+      { x: 0, y: 0 },
+      { x: 1.5, y: 2 },
+      { x: 3, y: -1 },
+      { x: 4.25, y: 0.5 },
+    ],
+  },
+};
+type Call = typeof ECHO | typeof MOVE | typeof PLAN;
 
 function newApp(): { app: RobotMcpApp; server: BenchServer } {
   const server = new BenchServer();
@@ -53,7 +67,7 @@ async function httpClient(url: string): Promise<Client> {
 }
 
 /** Calls once and checks the answer, so we never time an error path. */
-async function checkedCall(client: Client, call: typeof ECHO | typeof MOVE, expect: string): Promise<void> {
+async function checkedCall(client: Client, call: Call, expect: string): Promise<void> {
   const result = (await client.callTool(call)) as CallToolResult;
   const first = result.content[0];
   const text = first && first.type === 'text' ? first.text : '';
@@ -65,14 +79,14 @@ async function checkedCall(client: Client, call: typeof ECHO | typeof MOVE, expe
 async function compare(
   subject: Client,
   baseline: Client,
-  call: typeof ECHO | typeof MOVE,
+  call: Call,
   plan: { warmupRounds: number; rounds: number; ops: number },
   afterSubjectRound?: () => Promise<void>,
-): Promise<{ subject: number[]; baseline: number[] }> {
-  const op = (client: Client) => () => client.callTool(call);
+  baselineCall: Call = call,
+): Promise<InterleavedSamples> {
   return interleave(
-    perOpSide('kit', plan.ops, op(subject), afterSubjectRound),
-    perOpSide('sdk', plan.ops, op(baseline)),
+    perOpSide('kit', plan.ops, () => subject.callTool(call), afterSubjectRound),
+    perOpSide('sdk', plan.ops, () => baseline.callTool(baselineCall)),
     plan,
   );
 }
@@ -111,6 +125,7 @@ export async function toolCallBenchmarks(ctx: BenchContext): Promise<BenchRow[]>
       },
       s.subject,
       s.baseline,
+      s.cpu,
     ),
   );
   s = await compare(kitMem, sdkMem, MOVE, memPlan, settleTasks(kit));
@@ -125,6 +140,41 @@ export async function toolCallBenchmarks(ctx: BenchContext): Promise<BenchRow[]>
       },
       s.subject,
       s.baseline,
+      s.cpu,
+    ),
+  );
+  await checkedCall(kitMem, MOVE_NOW, '"state":"running"');
+  await checkedCall(kitMem, PLAN, '"waypoints":4');
+  await checkedCall(sdkMem, PLAN, '"waypoints":4');
+  s = await compare(kitMem, sdkMem, MOVE_NOW, memPlan, settleTasks(kit), MOVE);
+  rows.push(
+    makeRow(
+      {
+        id: 'long-running-at-once-inmemory',
+        scenario: '@LongRunningTool whose body returns at once, in-memory',
+        baseline: 'plain SDK tool call',
+        unit: 'us',
+        target: { op: '<=', value: 1.25 },
+        notes: 'the body, its task_done event and the poster run inside the timed calls',
+      },
+      s.subject,
+      s.baseline,
+      s.cpu,
+    ),
+  );
+  s = await compare(kitMem, sdkMem, PLAN, memPlan);
+  rows.push(
+    makeRow(
+      {
+        id: 'tool-array-dto-inmemory',
+        scenario: '@Tool with string[] and nested DTO[] arguments, in-memory',
+        baseline: 'same tool on the SDK, zod arrays and objects',
+        unit: 'us',
+        target: { op: '<=', value: 1.2 },
+      },
+      s.subject,
+      s.baseline,
+      s.cpu,
     ),
   );
   await kitMem.close();
@@ -154,6 +204,7 @@ export async function toolCallBenchmarks(ctx: BenchContext): Promise<BenchRow[]>
       },
       s.subject,
       s.baseline,
+      s.cpu,
     ),
   );
   s = await compare(kitClient, sdkClient, MOVE, httpPlan, settleTasks(httpKit));
@@ -168,6 +219,7 @@ export async function toolCallBenchmarks(ctx: BenchContext): Promise<BenchRow[]>
       },
       s.subject,
       s.baseline,
+      s.cpu,
     ),
   );
   await kitClient.close();

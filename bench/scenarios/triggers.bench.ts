@@ -80,6 +80,7 @@ export async function triggerBenchmarks(ctx: BenchContext): Promise<BenchRow[]> 
       },
       s.subject,
       s.baseline,
+      s.cpu,
     ),
   ];
 }

@@ -62,9 +62,10 @@ export type { Feature, FeatureContext } from './runtime/feature.types.js';
 export { BUILTIN_FEATURES } from './features/builtin-features.js';
 export { checkLogLevel, transportConfigFromEnv, TRANSPORT_KINDS } from './runtime/server-config.js';
 export type { TransportConfig, TransportKind } from './runtime/server-config.js';
-export { listenHttp, checkExposure } from './transports/http.listener.js';
+export { listenHttp } from './transports/http-listener.loader.js';
 export type { HttpListener } from './transports/http.listener.js';
 export {
+  checkExposure,
   httpSecurityFromEnv,
   isLoopbackAddress,
   DEFAULT_MAX_SESSIONS,
@@ -145,7 +146,7 @@ export { UpdateCoalescer } from './features/resources/update-coalescer.js';
 export type { TaskStartedListener } from './tools/task-starter.js';
 export { parseServerArgs } from './runtime/run-server.js';
 export type { ServerArgs } from './runtime/run-server.js';
-export { sessionIdleMsFromEnv } from './transports/http.listener.js';
+export { sessionIdleMsFromEnv } from './transports/http-options.js';
 export type { HttpListenerOptions } from './transports/http.listener.js';
 
 // Native MCP tasks (SEP-1686), progress notifications (built-in feature)

@@ -1,11 +1,11 @@
-import { type Writable } from 'node:stream';
-import winston from 'winston';
+import { formatLine, type LineFormat } from './log-line.formatter.js';
 
 /** Fields attached to a log line: server, task_id, event_id, ... */
 export type LogMeta = Record<string, unknown>;
 
 /**
- * The logging port. winston's logger satisfies it; so does {@link MemoryLogger} for tests.
+ * The logging port. {@link createLogger} gives the stream adapter; {@link MemoryLogger} records
+ * lines for tests.
  */
 export interface Logger {
   error(message: string, meta?: LogMeta): unknown;
@@ -17,6 +17,7 @@ export interface Logger {
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 const LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug'];
+const RANK: Readonly<Record<LogLevel, number>> = { error: 0, warn: 1, info: 2, debug: 3 };
 
 /** Options of {@link createLogger}. Unset values come from `LOG_LEVEL` and `LOG_FORMAT`. */
 export interface LoggerOptions {
@@ -28,43 +29,55 @@ export interface LoggerOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-const SECRET_KEY = /secret|signature|authorization|password|token/i;
-
-/** Replaces the value of any secret-looking field with `[redacted]`. */
-const redact = winston.format((info) => {
-  for (const key of Object.keys(info)) {
-    if (SECRET_KEY.test(key) && key !== 'progressToken') info[key] = '[redacted]';
-  }
-  return info;
-});
+/** What every logger of one {@link createLogger} tree shares. */
+interface LogSink {
+  readonly rank: number;
+  readonly format: LineFormat;
+  readonly stream: NodeJS.WritableStream;
+}
 
 /**
- * A winston logger writing JSON lines (default) or a pretty format (`LOG_FORMAT=pretty`) to
- * stderr, at `LOG_LEVEL` (default `info`). Fields whose names look secret are redacted.
+ * The stream adapter of the {@link Logger} port. A call at a disabled level returns after one
+ * comparison: its metadata is never read, merged, redacted or serialized.
+ */
+class StreamLogger implements Logger {
+  constructor(
+    private readonly sink: LogSink,
+    private readonly base: LogMeta | undefined,
+  ) {}
+
+  error(message: string, meta?: LogMeta): void {
+    this.write('error', message, meta);
+  }
+  warn(message: string, meta?: LogMeta): void {
+    if (this.sink.rank >= 1) this.write('warn', message, meta);
+  }
+  info(message: string, meta?: LogMeta): void {
+    if (this.sink.rank >= 2) this.write('info', message, meta);
+  }
+  debug(message: string, meta?: LogMeta): void {
+    if (this.sink.rank >= 3) this.write('debug', message, meta);
+  }
+  child(meta: LogMeta): Logger {
+    return new StreamLogger(this.sink, this.base ? { ...this.base, ...meta } : { ...meta });
+  }
+
+  private write(level: LogLevel, message: string, meta: LogMeta | undefined): void {
+    this.sink.stream.write(formatLine(this.sink.format, level, message, this.base, meta, new Date()));
+  }
+}
+
+/**
+ * A logger writing JSON lines (default) or a pretty format (`LOG_FORMAT=pretty`) to stderr, at
+ * `LOG_LEVEL` (default `info`). Fields whose names look secret are redacted. Calls below the level
+ * cost one comparison.
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const env = options.env ?? process.env;
   const level = options.level ?? parseLevel(env.LOG_LEVEL);
-  const pretty = (options.format ?? env.LOG_FORMAT) === 'pretty';
-  const format = pretty
-    ? winston.format.combine(
-        redact(),
-        winston.format.timestamp(),
-        winston.format.colorize(),
-        winston.format.printf(({ level: lvl, message, timestamp, ...meta }) => {
-          const fields = Object.keys(meta).length ? ` ${JSON.stringify(meta)}` : '';
-          return `${String(timestamp)} ${lvl} ${String(message)}${fields}`;
-        }),
-      )
-    : winston.format.combine(redact(), winston.format.timestamp(), winston.format.json());
-  const stream = options.stream ?? process.stderr;
-  return winston.createLogger({
-    level,
-    levels: { error: 0, warn: 1, info: 2, debug: 3 },
-    format,
-    defaultMeta: options.defaultMeta,
-    transports: [new winston.transports.Stream({ stream: stream as Writable })],
-  });
+  const format: LineFormat = (options.format ?? env.LOG_FORMAT) === 'pretty' ? 'pretty' : 'json';
+  const sink: LogSink = { rank: RANK[level], format, stream: options.stream ?? process.stderr };
+  return new StreamLogger(sink, options.defaultMeta ? { ...options.defaultMeta } : undefined);
 }
 
 function parseLevel(value: string | undefined): LogLevel {

@@ -56,4 +56,10 @@ describe('task ids', () => {
     expect(ids.size).toBe(100);
     for (const id of ids) expect(id).toMatch(/^[0-9a-f]{32}$/);
   });
+
+  it('makes version-4 UUID event ids, unique across refills of its random pool', () => {
+    const ids = new Set(Array.from({ length: 2000 }, () => newEventId()));
+    expect(ids.size).toBe(2000);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{12}4[0-9a-f]{3}[89ab][0-9a-f]{15}$/);
+  });
 });

@@ -16,7 +16,8 @@ import { type TaskStarter } from '../tools/task-starter.js';
 import { type ToolRegistry } from '../tools/tool-registry.js';
 import { TaskPrincipals } from '../auth/task-principals.js';
 import { type HttpSecurityConfig } from '../transports/http-options.js';
-import { type HttpListener, listenHttp } from '../transports/http.listener.js';
+import { listenHttp } from '../transports/http-listener.loader.js';
+import { type HttpListener } from '../transports/http.listener.js';
 import { type TransportConfig } from './server-config.js';
 
 /**

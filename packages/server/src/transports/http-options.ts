@@ -1,4 +1,4 @@
-import { ConfigError } from '@robot-mcp-kit/core';
+import { ConfigError, type Logger } from '@robot-mcp-kit/core';
 import { type AuthOptions } from '../auth/auth.options.js';
 
 /** Default idle time of a streamable-HTTP session before it is closed: 30 minutes. */
@@ -180,4 +180,26 @@ export function httpSecurityFromEnv(
 export function isLoopbackAddress(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
   return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h) || h === '::ffff:127.0.0.1';
+}
+
+/**
+ * Refuses to listen on a non-loopback address without authentication (unless explicitly allowed).
+ * @throws ConfigError naming MCP_HOST, with the fix
+ */
+export function checkExposure(host: string, security: HttpSecurityConfig, logger: Logger): void {
+  if (isLoopbackAddress(host) || security.auth || security.authToken !== undefined) return;
+  if (!security.allowUnauthenticated) {
+    throw new ConfigError(
+      'MCP_HOST',
+      `"${host}" is reachable from the network and no authentication is configured, so anyone there ` +
+        'could drive the robot. Set RMK_AUTH_TOKEN to a random token (at least 16 characters; clients ' +
+        'send "Authorization: Bearer <token>") or pass auth to bootstrap(); or listen on 127.0.0.1; ' +
+        'or, on a trusted network only, set RMK_ALLOW_UNAUTHENTICATED=1',
+    );
+  }
+  logger.warn(
+    'SECURITY WARNING: listening on a network address WITHOUT AUTHENTICATION ' +
+      '(RMK_ALLOW_UNAUTHENTICATED=1): anyone who can reach this port can call every tool and move the robot',
+    { host },
+  );
 }

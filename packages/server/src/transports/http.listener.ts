@@ -10,10 +10,10 @@ import { type TransportConfig } from '../runtime/server-config.js';
 import { EVENT_STORE_MAX_BYTES, EVENT_STORE_MAX_EVENTS } from './bounded-event.store.js';
 import { hostOriginGuard } from './host-origin.guard.js';
 import {
+  checkExposure,
   type HttpSecurityConfig,
   type HttpSecurityOptions,
   httpSecurityFromEnv,
-  isLoopbackAddress,
   sessionIdleMsFromEnv,
 } from './http-options.js';
 import {
@@ -52,28 +52,6 @@ export interface HttpListenerOptions extends HttpSecurityOptions {
   /** Environment for the defaults (default `process.env`). */
   env?: NodeJS.ProcessEnv;
   clock?: Clock;
-}
-
-/**
- * Refuses to listen on a non-loopback address without authentication (unless explicitly allowed).
- * @throws ConfigError naming MCP_HOST, with the fix
- */
-export function checkExposure(host: string, security: HttpSecurityConfig, logger: Logger): void {
-  if (isLoopbackAddress(host) || security.auth || security.authToken !== undefined) return;
-  if (!security.allowUnauthenticated) {
-    throw new ConfigError(
-      'MCP_HOST',
-      `"${host}" is reachable from the network and no authentication is configured, so anyone there ` +
-        'could drive the robot. Set RMK_AUTH_TOKEN to a random token (at least 16 characters; clients ' +
-        'send "Authorization: Bearer <token>") or pass auth to bootstrap(); or listen on 127.0.0.1; ' +
-        'or, on a trusted network only, set RMK_ALLOW_UNAUTHENTICATED=1',
-    );
-  }
-  logger.warn(
-    'SECURITY WARNING: listening on a network address WITHOUT AUTHENTICATION ' +
-      '(RMK_ALLOW_UNAUTHENTICATED=1): anyone who can reach this port can call every tool and move the robot',
-    { host },
-  );
 }
 
 /** The Express app: Host/Origin guard, then authentication, then the MCP session handler. */

@@ -3,6 +3,8 @@ import fc from 'fast-check';
 import { plainToInstance, Transform, Type } from 'class-transformer';
 import {
   Allow,
+  ArrayMaxSize,
+  IsArray,
   IsBoolean,
   IsDefined,
   IsIn,
@@ -89,6 +91,31 @@ class Each {
   tags!: string[];
 }
 
+class ArrayArgs {
+  @IsArray()
+  @ArrayMaxSize(3)
+  @IsString({ each: true })
+  @MaxLength(4, { each: true })
+  tags!: string[];
+
+  @IsOptional()
+  @ValidateNested({ each: true })
+  @Type(() => Inner)
+  points?: Inner[];
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => Inner)
+  one?: Inner;
+}
+
+class SelfNested {
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => SelfNested)
+  child?: SelfNested;
+}
+
 class Grouped {
   @IsString({ groups: ['admin'] })
   name!: string;
@@ -166,6 +193,75 @@ describe('fastValidate', () => {
     );
   });
 
+  it('agrees with the full path on arrays and nested DTOs (property)', async () => {
+    const inner = fc.dictionary(fc.constantFrom('x', 'y'), primitive, { maxKeys: 2 });
+    const value = fc.oneof(
+      primitive,
+      fc.array(primitive, { maxLength: 4 }),
+      inner,
+      fc.array(inner, { maxLength: 3 }),
+      fc.array(fc.oneof(primitive, inner), { maxLength: 3 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.dictionary(fc.constantFrom('tags', 'points', 'one', 'other'), value),
+        async (input) => {
+          const fast = fastValidate(ArrayArgs, input);
+          const slow = await slowPath(ArrayArgs, input);
+          if (fast) {
+            expect(slow.valid).toBe(true);
+            expect(fast).toEqual(slow.instance);
+            for (const point of (fast as ArrayArgs).points ?? []) expect(point).toBeInstanceOf(Inner);
+            if ((fast as ArrayArgs).one !== undefined) expect((fast as ArrayArgs).one).toBeInstanceOf(Inner);
+            if ('tags' in input) expect((fast as ArrayArgs).tags).not.toBe(input.tags); // copied
+          }
+        },
+      ),
+      { numRuns: 600 },
+    );
+  });
+
+  it('covers every well-formed array and nested argument the full path accepts (property)', async () => {
+    const point = fc.record(
+      { x: fc.oneof(fc.integer({ min: -3, max: 3 }), fc.double()) },
+      { requiredKeys: [] },
+    );
+    const input = fc.record(
+      {
+        tags: fc.array(fc.string({ maxLength: 6 }), { maxLength: 4 }),
+        points: fc.array(point, { maxLength: 3 }),
+        one: point,
+      },
+      { requiredKeys: ['tags'] },
+    );
+    await fc.assert(
+      fc.asyncProperty(input, async (args) => {
+        const slow = await slowPath(ArrayArgs, args);
+        expect(fastValidate(ArrayArgs, args) !== undefined).toBe(slow.valid);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('reports the full path messages for invalid array and nested arguments', async () => {
+    await expect(
+      validateArguments('t', ArrayArgs, { tags: ['a'], points: [{ x: 1 }, { x: 'no' }] }),
+    ).rejects.toThrow('x must be an integer number');
+    await expect(validateArguments('t', ArrayArgs, { tags: ['toolong'] })).rejects.toThrow(
+      'each value in tags must be shorter than or equal to 4 characters',
+    );
+  });
+
+  it('follows a DTO nested in itself, leaving very deep input to the full path', async () => {
+    const input = { child: { child: { child: {} } } };
+    const fast = fastValidate(SelfNested, input);
+    expect(fast).toEqual((await slowPath(SelfNested, input)).instance);
+    expect((fast as SelfNested).child?.child).toBeInstanceOf(SelfNested);
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 100; i += 1) deep = { child: deep };
+    expect(fastValidate(SelfNested, deep)).toBeUndefined();
+  });
+
   it('returns the DTO instance for valid arguments', () => {
     const value = fastValidate(ChildArgs, { name: 'ab', label: 'x', mode: 'fast', speed: 1.5, count: 2 });
     expect(value).toBeInstanceOf(ChildArgs);
@@ -196,8 +292,8 @@ describe('fastValidate', () => {
   it.each([
     ['@Type', Coerced, { n: 5 }],
     ['@Transform', Transformed, { s: ' a ' }],
-    ['nested validation', Nested, { inner: 1 }],
-    ['each', Each, { tags: 'a' }],
+    ['a primitive for a nested DTO', Nested, { inner: 1 }],
+    ['an array of arrays', Each, { tags: [['a']] }],
     ['groups', Grouped, { name: 'a' }],
     ['a getter', WithGetter, { name: 'a' }],
     ['an async constraint', AsyncArgs, { name: 'a' }],

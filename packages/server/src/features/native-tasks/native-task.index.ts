@@ -14,8 +14,8 @@ export interface NativeTaskEntry extends TaskRetention {
   final?: TaskInfo;
   /** Due when the TTL after the end has elapsed. */
   expiry?: TimerHandle;
-  /** tasks/result requests waiting for the end. */
-  readonly waiters: Set<() => void>;
+  /** tasks/result requests waiting for the end (created by the first one). */
+  waiters?: Set<() => void>;
 }
 
 /** A page of one session's tasks. */
@@ -30,10 +30,17 @@ const CURSOR_PREFIX = 'after:';
  * The protocol tasks of every session: who created them, their TTL, their final snapshot, and
  * the tasks/result requests waiting on them. A task's TTL runs from its end (a running task never
  * expires); at expiry it is dropped here and `onExpire` tells the owner. Memory is bounded by
- * `maxTasks`: beyond it, the oldest finished tasks expire early.
+ * `maxTasks`: beyond it, the tasks that finished first expire early.
+ *
+ * Every operation on one task is O(1): the finished tasks are kept apart, in the order they
+ * finished, so making room never walks the running ones; each session's tasks are kept apart, so
+ * listing or closing a session walks only its own.
  */
 export class NativeTaskIndex {
   private readonly entries = new Map<string, NativeTaskEntry>();
+  /** The finished entries still held, in the order they finished (the first one goes first). */
+  private readonly finished = new Map<string, NativeTaskEntry>();
+  private readonly sessions = new Map<SessionContext, Map<string, NativeTaskEntry>>();
   private nextSeq = 1;
 
   constructor(
@@ -56,9 +63,11 @@ export class NativeTaskIndex {
       seq: this.nextSeq++,
       ttl: retention.ttl,
       pollInterval: retention.pollInterval,
-      waiters: new Set(),
     };
     this.entries.set(taskId, entry);
+    const own = this.sessions.get(session);
+    if (own) own.set(taskId, entry);
+    else this.sessions.set(session, new Map([[taskId, entry]]));
     this.enforceCapacity();
     return entry;
   }
@@ -78,6 +87,8 @@ export class NativeTaskIndex {
   finish(entry: NativeTaskEntry, info: TaskInfo): void {
     if (entry.final) return;
     entry.final = info;
+    if (this.entries.get(entry.taskId) !== entry) return;
+    this.finished.set(entry.taskId, entry);
     entry.expiry = this.clock.setTimeout(() => this.expire(entry), entry.ttl);
     this.release(entry);
   }
@@ -86,19 +97,20 @@ export class NativeTaskIndex {
   waitForEnd(entry: NativeTaskEntry, signal: AbortSignal): Promise<void> {
     if (entry.final || this.entries.get(entry.taskId) !== entry) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
+      const waiters = (entry.waiters ??= new Set());
       const done = (): void => {
         signal.removeEventListener('abort', onAbort);
         resolve();
       };
       const onAbort = (): void => {
-        entry.waiters.delete(done);
+        waiters.delete(done);
         reject(new TaskWaitAbortedError(entry.taskId));
       };
       if (signal.aborted) {
         onAbort();
         return;
       }
-      entry.waiters.add(done);
+      waiters.add(done);
       signal.addEventListener('abort', onAbort, { once: true });
     });
   }
@@ -108,8 +120,8 @@ export class NativeTaskIndex {
     const after = cursor === undefined ? 0 : decodeCursor(cursor);
     const entries: NativeTaskEntry[] = [];
     let more = false;
-    for (const entry of this.entries.values()) {
-      if (entry.session !== session || entry.seq <= after) continue;
+    for (const entry of this.sessions.get(session)?.values() ?? []) {
+      if (entry.seq <= after) continue;
       if (entries.length === size) {
         more = true;
         break;
@@ -127,7 +139,8 @@ export class NativeTaskIndex {
 
   /** Drops every entry of a closed session (its tasks run on; only the protocol view goes). */
   dropSession(session: SessionContext): void {
-    for (const entry of [...this.entries.values()]) if (entry.session === session) this.drop(entry);
+    const own = this.sessions.get(session);
+    if (own) for (const entry of [...own.values()]) this.drop(entry);
   }
 
   /** Drops everything and stops every timer (shutdown). */
@@ -143,22 +156,28 @@ export class NativeTaskIndex {
 
   private drop(entry: NativeTaskEntry): void {
     this.entries.delete(entry.taskId);
+    this.finished.delete(entry.taskId);
+    const own = this.sessions.get(entry.session);
+    own?.delete(entry.taskId);
+    if (own?.size === 0) this.sessions.delete(entry.session);
     if (entry.expiry !== undefined) this.clock.clearTimeout(entry.expiry);
     entry.expiry = undefined;
     this.release(entry);
   }
 
   private release(entry: NativeTaskEntry): void {
-    const waiters = [...entry.waiters];
-    entry.waiters.clear();
+    const waiters = entry.waiters;
+    if (!waiters || waiters.size === 0) return;
+    entry.waiters = undefined;
     for (const wake of waiters) wake();
   }
 
+  /** Expires the earliest-finished entries while over capacity; running ones are never visited. */
   private enforceCapacity(): void {
-    if (this.entries.size <= this.maxTasks) return;
-    for (const entry of this.entries.values()) {
-      if (this.entries.size <= this.maxTasks) return;
-      if (entry.final) this.expire(entry);
+    while (this.entries.size > this.maxTasks) {
+      const first = this.finished.values().next();
+      if (first.done) return;
+      this.expire(first.value);
     }
   }
 }
