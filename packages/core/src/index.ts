@@ -89,4 +89,11 @@ export {
 export type { TaskErrorOptions } from './tasks/task.error.js';
 export { TaskManager } from './tasks/task-manager.js';
 export type { TaskManagerOptions } from './tasks/task-manager.options.js';
-export { MAX_PAYLOAD_BYTES } from './tasks/task-json.util.js';
+export {
+  FORBIDDEN_JSON_KEYS,
+  jsonPrefix,
+  jsonSafetyProblem,
+  type JsonSafetyLimits,
+  MAX_PAYLOAD_BYTES,
+  shortText,
+} from './tasks/task-json.util.js';

@@ -11,6 +11,7 @@ import {
   type TriggerRegistry,
 } from '@robot-mcp-kit/core';
 import { type CapabilityServerDefinition } from '../metadata/definitions.types.js';
+import { guardTransport } from '../schema/json-rpc.guard.js';
 import { type SessionContext } from '../tools/registered-tool.js';
 import { type TaskStarter } from '../tools/task-starter.js';
 import { type ToolRegistry } from '../tools/tool-registry.js';
@@ -139,6 +140,7 @@ export class RobotMcpApp {
         );
       }
     };
+    guardTransport(transport, this.logger);
     await mcp.connect(transport);
     return mcp;
   }
