@@ -109,7 +109,8 @@ export class RobotMcpApp {
       {
         name: server.name,
         version: server.version,
-        ...(server.description ? { title: server.description } : {}),
+        ...(server.title ? { title: server.title } : {}),
+        ...(server.description ? { description: server.description } : {}),
       },
       { instructions: server.instructions },
     );

@@ -10,6 +10,8 @@ export const MAX_PARAMS_BYTES = 4 * 1024 * 1024;
 export const MAX_ERROR_MESSAGE_CHARS = 1000;
 
 const SDK_PREFIX = /^(?:MCP error -?\d+: )+/;
+/** The first protocol version with tasks (SEP-1686). Versions are dates, so they sort as strings. */
+export const TASKS_PROTOCOL_VERSION = '2025-11-25';
 
 type OnMessage = NonNullable<Transport['onmessage']>;
 
@@ -21,7 +23,9 @@ type OnMessage = NonNullable<Transport['onmessage']>;
  *   the SDK's schemas rebuild it (which silently drops a top-level `"__proto__"` argument). A
  *   refused request gets a -32602 error naming the field and reaches no handler, so nothing starts;
  * - every error response leaves without the SDK's `MCP error <code>: ` prefix in its message (the
- *   client adds its own) and cut to {@link MAX_ERROR_MESSAGE_CHARS}.
+ *   client adds its own) and cut to {@link MAX_ERROR_MESSAGE_CHARS};
+ * - the initialize result advertises the `tasks` capability only when the negotiated protocol
+ *   version has tasks ({@link TASKS_PROTOCOL_VERSION} or later).
  *
  * Call before the SDK connects the transport (it intercepts the `onmessage` the SDK installs).
  */
@@ -59,7 +63,7 @@ export function guardTransport(transport: Transport, logger: Logger): void {
     },
   });
   const send = transport.send.bind(transport);
-  transport.send = (message, options) => send(withCleanError(message), options);
+  transport.send = (message, options) => send(withNegotiatedCapabilities(withCleanError(message)), options);
 }
 
 /** The getter/setter pair of `key` on `object` or its prototypes, if it is an accessor. */
@@ -78,6 +82,17 @@ function problemOf(message: JSONRPCMessage): string | undefined {
     { maxDepth: MAX_PARAMS_DEPTH, maxBytes: MAX_PARAMS_BYTES },
     'params',
   );
+}
+
+/** An initialize result without the `tasks` capability when the negotiated version predates tasks. */
+export function withNegotiatedCapabilities(message: JSONRPCMessage): JSONRPCMessage {
+  if (!('result' in message)) return message;
+  const result = message.result as { protocolVersion?: unknown; capabilities?: Record<string, unknown> };
+  if (typeof result.protocolVersion !== 'string' || !result.capabilities || !('tasks' in result.capabilities))
+    return message;
+  if (result.protocolVersion >= TASKS_PROTOCOL_VERSION) return message;
+  const { tasks: _tasks, ...capabilities } = result.capabilities;
+  return { ...message, result: { ...message.result, capabilities } };
 }
 
 /** An error response's message without the SDK's prefix and cut short; other messages unchanged. */

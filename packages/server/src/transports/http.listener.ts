@@ -10,7 +10,14 @@ import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { type Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { ConfigError, type Clock, type Logger, systemClock, type TimerHandle } from '@robot-mcp-kit/core';
+import {
+  ConfigError,
+  type Clock,
+  type Logger,
+  shortText,
+  systemClock,
+  type TimerHandle,
+} from '@robot-mcp-kit/core';
 import { type TransportConfig } from '../runtime/server-config.js';
 
 /** Opens one MCP session on a connected transport (the app creates a fresh SDK server for it). */
@@ -184,7 +191,11 @@ function streamableHandler(
       return existing.handleRequest(req, res);
     }
     if (sessionId)
-      return sendJson(res, 404, rpcError(-32001, `Session ${sessionId} not found; initialize a new session`));
+      return sendJson(
+        res,
+        404,
+        rpcError(-32001, `Session ${shortText(sessionId, 64)} not found; initialize a new session`),
+      );
     if (req.method !== 'POST')
       return sendJson(res, 400, rpcError(-32000, 'Bad Request: no valid session id; send initialize first'));
     const body = await readJson(req, res);
