@@ -48,7 +48,7 @@ export type { RegisteredTool, ToolCall, SessionContext } from './tools/registere
 export type { ToolCallContext } from './tools/decorated-tools.factory.js';
 export { TaskStarter, ConcurrencyLimitError, ShuttingDownError } from './tools/task-starter.js';
 export { GetTaskArgs, CancelTaskArgs, ListTasksArgs } from './tools/reconciliation.tools.js';
-export { DEFAULT_LIST_LIMIT, MAX_LIST_BYTES, MAX_LIST_LIMIT } from './tools/task-list.pager.js';
+export { MAX_LIST_BYTES, MAX_LIST_LIMIT } from './tools/task-list.pager.js';
 export { jsonTextResult, taskInfoResult, toolErrorResult } from './tools/tool-results.js';
 
 // Runtime

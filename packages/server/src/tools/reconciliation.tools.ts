@@ -6,7 +6,7 @@ import { validateArguments } from '../schema/argument.validator.js';
 import { type DtoSchemaBuilder } from '../schema/dto-schema.js';
 import { type DtoClass } from '../metadata/decorator-args.types.js';
 import { type RegisteredTool } from './registered-tool.js';
-import { DEFAULT_LIST_LIMIT, type ListPage, MAX_LIST_LIMIT, pageOfTasks } from './task-list.pager.js';
+import { type ListPage, MAX_LIST_LIMIT, pageOfTasks } from './task-list.pager.js';
 import { jsonTextResult, toolErrorResult } from './tool-results.js';
 
 export class GetTaskArgs {
@@ -34,8 +34,8 @@ export class ListTasksArgs {
 
   @JSONSchema({
     description:
-      `At most this many tasks in the answer (default ${DEFAULT_LIST_LIMIT}, at most ${MAX_LIST_LIMIT}); an answer ` +
-      'is also cut before about 1 MB. When more remain, the answer has "next_cursor".',
+      `At most this many tasks in the answer (1 to ${MAX_LIST_LIMIT}; all by default). An answer is also cut ` +
+      'before about 1 MB of JSON. When more remain, the answer has "next_cursor".',
   })
   @IsOptional()
   @IsInt()
@@ -124,7 +124,7 @@ export function createReconciliationTools(
       async (args) =>
         pageOfTasks(taskManager, {
           states: (args.states as TaskState[] | null | undefined) ?? undefined,
-          limit: (args.limit as number | null | undefined) ?? DEFAULT_LIST_LIMIT,
+          limit: (args.limit as number | null | undefined) ?? Infinity,
           cursor: (args.cursor as string | null | undefined) ?? undefined,
           logger: taskManager.logger,
         }),

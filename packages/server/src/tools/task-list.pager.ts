@@ -1,9 +1,8 @@
 import { type Logger, type TaskInfo, type TaskManager, type TaskState } from '@robot-mcp-kit/core';
 import { ToolArgumentsError } from '../errors/server.error.js';
 
-/** Tasks per list_tasks answer when `limit` is omitted, and the most a caller may ask for. */
-export const DEFAULT_LIST_LIMIT = 100;
-export const MAX_LIST_LIMIT = 500;
+/** The largest `limit` of list_tasks. Without one, only the byte cap cuts an answer. */
+export const MAX_LIST_LIMIT = 1000;
 
 /** The most bytes of TaskInfo JSON one list_tasks answer holds (a single larger task still goes alone). */
 export const MAX_LIST_BYTES = 1_000_000;
