@@ -112,3 +112,24 @@ describe('protocol errors and capabilities', () => {
     expect((older.capabilities as Record<string, unknown>).tools).toBeDefined();
   });
 });
+
+describe('unknown session ids over streamable HTTP', () => {
+  it('are echoed only as a short prefix', async () => {
+    const made = app(SleeperServer);
+    const info = await made.listen({ kind: 'streamable-http', host: '127.0.0.1', port: 0 });
+    const longId = 's'.repeat(8_000);
+    const response = await fetch(info.url!, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': longId,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(response.status).toBe(404);
+    const body = await response.text();
+    expect(body).toMatch(/not found/);
+    expect(body.length).toBeLessThan(500);
+  });
+});
