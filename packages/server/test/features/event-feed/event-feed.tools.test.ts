@@ -225,13 +225,9 @@ describe('wait_for_event', () => {
     h = startApp(ArmServer);
     const s = await h.session();
     const controller = new AbortController();
-    const cancelled = s.client.callTool(
-      { name: 'wait_for_event', arguments: { timeout_s: 50 } },
-      undefined,
-      {
-        signal: controller.signal,
-      },
-    );
+    const cancelled = s.client.callTool({ name: 'wait_for_event', arguments: { timeout_s: 50 } }, undefined, {
+      signal: controller.signal,
+    });
     await until(() => feedOf(h!).waiting === 1);
     controller.abort('user cancelled');
     await expect(cancelled).rejects.toThrow();
