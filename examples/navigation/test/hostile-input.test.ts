@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
-import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_NAVIGATION_CONFIG } from '../src/navigation.config.js';
 import { NavigationServer } from '../src/navigation.server.js';
 import { connect, type Harness, textOf } from './harness.js';
@@ -79,5 +79,37 @@ describe('hostile input to navigate_to', () => {
     );
     expect(text).toMatch(/params\.task\.__proto__: the key "__proto__" is not allowed/);
     expect(h.app.taskManager.list()).toEqual([]);
+  });
+});
+
+describe('progress notifications of navigate_to', () => {
+  it('strictly increase when the robot stops at the closed lab door (the repeated report is not sent)', async () => {
+    h = await connect(NavigationServer, {
+      instance: new NavigationServer({ ...DEFAULT_NAVIGATION_CONFIG, speedMps: 2, tickMs: 250 }),
+    });
+    await h.client.listTools();
+    const errors: Error[] = [];
+    h.client.onerror = (error) => errors.push(error);
+    const seen: number[] = [];
+    const stream = h.client.experimental.tasks.callToolStream(
+      { name: 'navigate_to', arguments: { goal: 'lab' } },
+      CallToolResultSchema,
+      { task: {}, onprogress: (p) => seen.push(p.progress) },
+    );
+    const first = await stream.next();
+    await stream.return(undefined);
+    expect((first.value as { type: string }).type).toBe('taskCreated');
+    await h.advance(30_000);
+    const taskId = h.app.taskManager.list()[0]!.task_id;
+    expect(h.app.taskManager.get(taskId)?.state).toBe('failed');
+    const reported = h
+      .events(taskId)
+      .filter((e) => e.type === 'progress')
+      .map((e) => e.payload.percent as number);
+    await h.client.ping();
+    expect(reported.at(-1)).toBe(reported.at(-2)); // the robot reported the same percent twice
+    expect(seen.length).toBe(reported.length - 1);
+    for (let i = 1; i < seen.length; i += 1) expect(seen[i]!).toBeGreaterThan(seen[i - 1]!);
+    expect(errors).toEqual([]);
   });
 });
