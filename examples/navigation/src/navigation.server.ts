@@ -14,6 +14,7 @@ import { SiteMap } from './site-map.js';
 @CapabilityServer({
   name: 'navigation',
   version: '0.1.0',
+  title: 'Navigation',
   description: 'A simulated robot base that drives between named places',
   instructions:
     'navigate_to starts a drive and returns its task_id at once; progress, triggers ' +
@@ -36,6 +37,7 @@ export class NavigationServer {
       'or DOOR_CLOSED. A new navigate_to replaces a running one.',
     args: NavigateArgs,
     actuates: true,
+    annotations: { title: 'Drive to a place', idempotentHint: false, openWorldHint: true },
     maxConcurrent: 1,
     preempt: true,
   })
@@ -65,6 +67,11 @@ export class NavigationServer {
       'Stop the robot now. Cancels the running navigation (its task ends cancelled) and returns ' +
       '{stopped, task_id, goal, pose}; {stopped: false} when the robot was not moving.',
     actuates: true,
+    annotations: {
+      title: 'Stop the robot',
+      idempotentHint: true,
+      openWorldHint: true,
+    },
   })
   async stop(_args: NoArgs, ctx: ToolCallContext): Promise<Record<string, unknown>> {
     const { goal } = this.robot.pose();

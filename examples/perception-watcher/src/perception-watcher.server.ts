@@ -14,6 +14,7 @@ export const DEFAULT_MIN_CONFIDENCE = 0.5;
 @CapabilityServer({
   name: 'perception',
   version: '0.1.0',
+  title: 'Perception watcher',
   description: 'A simulated object detector with long-lived watchers',
   instructions:
     'watch_for starts a watcher and returns its task_id at once; each sighting arrives as a watch_event. ' +

@@ -25,6 +25,7 @@ const round = (value: number): number => Math.round(value * 100) / 100;
 @CapabilityServer({
   name: 'sleeper',
   version: '0.1.0',
+  title: 'Sleeper',
   description: 'A fake long-running task for trying the async task contract',
   instructions:
     'sleep_task starts a task and returns its task_id at once; follow it with get_task, stop it with cancel_task.',
@@ -36,6 +37,13 @@ export class SleeperServer {
       'every second. Supports triggers {"type": "eta_below", "seconds": N} and {"type": "progress_above", "percent": P}. ' +
       'Returns a task_id immediately.',
     estDurationS: (args: SleepArgs) => args.duration_s,
+    annotations: {
+      title: 'Sleep (a fake long task)',
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: false,
+    },
   })
   async sleepTask(args: SleepArgs, ctx: TaskContext): Promise<{ slept_s: number }> {
     const total = args.duration_s;

@@ -108,4 +108,11 @@ export { TaskManager } from './tasks/task-manager.js';
 export { ManagedTaskControl } from './tasks/task-control.js';
 export type { CancelAllOptions, TaskControl, TaskListFilter } from './tasks/task-control.js';
 export type { TaskManagerOptions } from './tasks/task-manager.options.js';
-export { MAX_PAYLOAD_BYTES } from './tasks/task-json.util.js';
+export {
+  FORBIDDEN_JSON_KEYS,
+  jsonPrefix,
+  jsonSafetyProblem,
+  type JsonSafetyLimits,
+  MAX_PAYLOAD_BYTES,
+  shortText,
+} from './tasks/task-json.util.js';

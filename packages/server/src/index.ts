@@ -49,6 +49,7 @@ export type { ToolCallContext } from './tools/decorated-tools.factory.js';
 export { NoArgs } from './scanning/no-args.dto.js';
 export { TaskStarter, ConcurrencyLimitError, ShuttingDownError } from './tools/task-starter.js';
 export { GetTaskArgs, CancelTaskArgs, ListTasksArgs } from './tools/reconciliation.tools.js';
+export { MAX_LIST_BYTES, MAX_LIST_LIMIT } from './tools/task-list.pager.js';
 export { jsonTextResult, taskInfoResult, toolErrorResult } from './tools/tool-results.js';
 
 // Runtime

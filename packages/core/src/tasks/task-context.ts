@@ -6,7 +6,14 @@ import { type TaskInfo } from '../models/task-info.model.js';
 import { type TriggerRegistry } from '../triggers/trigger.registry.js';
 import { type Trigger } from '../triggers/trigger.types.js';
 import { TaskArgumentError } from './task.error.js';
-import { deepFreeze, describeValue, errorMessage, toFrozenJsonObject } from './task-json.util.js';
+import {
+  deepFreeze,
+  describeValue,
+  errorMessage,
+  jsonPrefix,
+  shortText,
+  toFrozenJsonObject,
+} from './task-json.util.js';
 import { type TaskRecord } from './task-record.js';
 import { type TaskContext } from './task.types.js';
 import { TriggerTracker } from './task-triggers.js';
@@ -133,8 +140,8 @@ export class ManagedTaskContext implements TaskContext {
       if (!evaluator) {
         if (this.tracker.firstUnknown(trigger.type)) {
           logger.warn(
-            `task ${this.taskId}: unknown trigger type "${trigger.type}" ignored (known: ${registry.types().join(', ') || 'none'})`,
-            { task_id: this.taskId, tool: this.tool, trigger },
+            `task ${this.taskId}: unknown trigger type "${shortText(trigger.type, 60)}" ignored (known: ${registry.types().join(', ') || 'none'})`,
+            { task_id: this.taskId, tool: this.tool, trigger: jsonPrefix(trigger) },
           );
         }
         return;
@@ -147,7 +154,7 @@ export class ManagedTaskContext implements TaskContext {
       } catch (error) {
         logger.error(`task ${this.taskId}: the "${trigger.type}" trigger evaluator threw; trigger skipped`, {
           task_id: this.taskId,
-          trigger,
+          trigger: jsonPrefix(trigger),
           error: errorMessage(error),
           stack: error instanceof Error ? error.stack : undefined,
         });

@@ -107,3 +107,88 @@ export function errorMessage(error: unknown): string {
   if (text.length <= MAX_MESSAGE_CHARS) return text;
   return `${text.slice(0, MAX_MESSAGE_CHARS)}... (${text.length - MAX_MESSAGE_CHARS} more characters)`;
 }
+
+/** Keys refused anywhere in JSON a caller sends: they could pollute prototypes. */
+export const FORBIDDEN_JSON_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** The limits of {@link jsonSafetyProblem}. */
+export interface JsonSafetyLimits {
+  /** Deepest nesting of arrays and objects (the value itself is level 0). */
+  readonly maxDepth: number;
+  /** Largest size, estimated from the strings, keys and scalars walked (about the JSON length). */
+  readonly maxBytes: number;
+}
+
+const MAX_PATH_CHARS = 120;
+
+/**
+ * The one safety check for JSON a caller sends (tool arguments, triggers, task metadata): nesting
+ * deeper than `maxDepth`, more than about `maxBytes` of JSON, or a key named `__proto__`,
+ * `constructor` or `prototype` at any depth (own keys, so a `"__proto__"` that `JSON.parse` kept
+ * is found). Iterative: hostile nesting cannot exhaust the stack. Returns the first problem as
+ * `<path>: <what>` (`path` names the value, e.g. `arguments` or `triggers[0]`), or undefined.
+ */
+export function jsonSafetyProblem(
+  value: unknown,
+  limits: JsonSafetyLimits,
+  path: string,
+): string | undefined {
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path, depth: 0 }];
+  let bytes = 0;
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const current = item.value;
+    if (typeof current === 'string') bytes += current.length + 2;
+    else if (current === null || typeof current !== 'object') bytes += 8;
+    else if (item.depth >= limits.maxDepth) {
+      return `${item.path || 'value'}: nested deeper than ${limits.maxDepth} levels`;
+    } else if (Array.isArray(current)) {
+      bytes += 2 + current.length;
+      for (let i = current.length - 1; i >= 0; i -= 1)
+        stack.push({ value: current[i], path: childPath(item.path, `[${i}]`), depth: item.depth + 1 });
+    } else {
+      bytes += 2;
+      const keys = Object.keys(current);
+      for (const key of keys) {
+        const at = childPath(item.path, `.${shortText(key, 40)}`);
+        if (FORBIDDEN_JSON_KEYS.has(key))
+          return `${at}: the key "${key}" is not allowed (it could pollute prototypes)`;
+        bytes += key.length + 4;
+      }
+      for (let i = keys.length - 1; i >= 0; i -= 1) {
+        const key = keys[i]!;
+        stack.push({
+          value: (current as Record<string, unknown>)[key],
+          path: childPath(item.path, `.${shortText(key, 40)}`),
+          depth: item.depth + 1,
+        });
+      }
+    }
+    if (bytes > limits.maxBytes) return `${path || 'value'}: more than ${limits.maxBytes} bytes of JSON`;
+  }
+  return undefined;
+}
+
+function childPath(parent: string, step: string): string {
+  if (parent === '') return step.startsWith('.') ? step.slice(1) : step;
+  if (parent.length >= MAX_PATH_CHARS) return parent.endsWith('…') ? parent : `${parent}…`;
+  return `${parent}${step}`;
+}
+
+/** `text` cut to `max` characters, with a note of how long it was (for caller input in messages). */
+export function shortText(text: string, max = 100): string {
+  return text.length <= max ? text : `${text.slice(0, max)}... (${text.length} characters)`;
+}
+
+/**
+ * The compact JSON of `value` cut to `max` characters, for logging caller-sent content (a trigger,
+ * arguments) without one log byte per byte sent. Never throws.
+ */
+export function jsonPrefix(value: unknown, max = 200): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch (error) {
+    return `(not serializable: ${shortText(errorMessage(error), 80)})`;
+  }
+  return shortText(text, max);
+}

@@ -1,6 +1,6 @@
 import { type FieldIssue, TriggerValidationError } from '../errors/kit.error.js';
 import { isJsonObject } from '../models/json.types.js';
-import { describeValue, errorMessage } from '../tasks/task-json.util.js';
+import { describeValue, errorMessage, jsonSafetyProblem } from '../tasks/task-json.util.js';
 import { type TriggerRegistry } from './trigger.registry.js';
 import { type Trigger } from './trigger.types.js';
 
@@ -8,6 +8,8 @@ import { type Trigger } from './trigger.types.js';
 export const MAX_TRIGGERS = 64;
 /** Largest serialized trigger: each one is echoed in every `trigger_fired` event it causes. */
 export const MAX_TRIGGER_BYTES = 16_384;
+/** Deepest nesting inside one trigger (built-in triggers are flat). */
+export const MAX_TRIGGER_DEPTH = 16;
 
 const FIELD_PROBLEM = /^([A-Za-z_$][\w$]*(?:(?:\.[A-Za-z_$][\w$]*)|(?:\[\d+\]))*): (.+)$/s;
 
@@ -38,6 +40,16 @@ export function validateTriggers(raw: unknown, registry: TriggerRegistry): Trigg
     ]);
   }
   const issues: FieldIssue[] = [];
+  // The shared safety check first, on every trigger: nothing below walks or copies a hostile one.
+  raw.forEach((trigger: unknown, index) => {
+    const problem = jsonSafetyProblem(
+      trigger,
+      { maxDepth: MAX_TRIGGER_DEPTH, maxBytes: MAX_TRIGGER_BYTES * 2 },
+      `triggers[${index}]`,
+    );
+    if (problem) issues.push(fieldIssue(problem));
+  });
+  if (issues.length > 0) throw new TriggerValidationError(issues);
   raw.forEach((trigger: unknown, index) =>
     issues.push(...triggerIssues(trigger, `triggers[${index}]`, registry)),
   );
@@ -91,6 +103,12 @@ function triggerIssues(trigger: unknown, at: string, registry: TriggerRegistry):
     problems = [`the "${type}" validator failed: ${errorMessage(error)}`];
   }
   return [...issues, ...groupByField(problems ?? [], at)];
+}
+
+/** `triggers[0].deep: nested deeper ...` as the issue of field `triggers[0].deep`. */
+function fieldIssue(problem: string): FieldIssue {
+  const split = problem.lastIndexOf(': ');
+  return { field: problem.slice(0, split), problems: [problem.slice(split + 2)] };
 }
 
 /** Turns `seconds: expected ...` problems into issues of `<at>.seconds`; others go on `<at>`. */

@@ -16,6 +16,11 @@ export interface ReconcilerOptions {
   timeoutMs?: number;
   /** Tool calls in flight at once per server (default 4). */
   concurrency?: number;
+  /**
+   * Tasks per `list_tasks` page (its `limit`, default 100): the running tasks are read page by page
+   * through `next_cursor`, each page a call with its own timeout.
+   */
+  pageSize?: number;
 }
 
 /** Options of {@link Reconciler.reconcile}. */

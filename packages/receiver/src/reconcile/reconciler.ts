@@ -20,6 +20,9 @@ import {
 } from './reconcile.types.js';
 import { ReconcileToolError, toolResultJson } from './tool-result.parser.js';
 
+/** The most list_tasks pages one reconciliation reads per server. */
+export const MAX_LIST_PAGES = 1000;
+
 /** The failure code of a tracked task its server no longer knows (spec §4.2, app side). */
 export const SERVER_RESTARTED = 'SERVER_RESTARTED';
 
@@ -58,6 +61,7 @@ export class Reconciler {
   private readonly clock: Clock;
   private readonly timeoutMs: number;
   private readonly concurrency: number;
+  private readonly pageSize: number;
 
   constructor(options: ReconcilerOptions) {
     const servers = options?.servers;
@@ -74,6 +78,7 @@ export class Reconciler {
     this.clock = options.clock ?? systemClock;
     this.timeoutMs = positiveInt('timeoutMs', options.timeoutMs, 10_000);
     this.concurrency = positiveInt('concurrency', options.concurrency, 4);
+    this.pageSize = positiveInt('pageSize', options.pageSize, 100);
   }
 
   async reconcile(options: ReconcileOptions = {}): Promise<ReconcileReport> {
@@ -125,21 +130,46 @@ export class Reconciler {
     await Promise.all(Array.from({ length: Math.min(this.concurrency, jobs.length) }, worker));
   }
 
+  /**
+   * `list_tasks {states: ["running"], limit}` page by page, following `next_cursor` (a server
+   * without paging answers everything in one page without it). Stops at {@link MAX_LIST_PAGES}
+   * pages or a repeated cursor, reporting an error.
+   */
   private async listRunning(server: string, client: ToolCaller, report: ReconcileReport): Promise<void> {
+    const seen = new Set<string>();
+    let cursor: string | undefined;
     try {
-      const json = await this.call(client, 'list_tasks', { states: ['running'] });
-      if (!Array.isArray(json.tasks)) throw new ReconcileToolError('expected {"tasks": [TaskInfo, ...]}');
-      json.tasks.forEach((raw: unknown, index: number) => {
-        try {
-          const info = parseTaskInfo(raw);
-          if (info.state === 'running') report.running.push(info);
-        } catch (err) {
-          this.fail(report, { server, tool: 'list_tasks', error: `tasks[${index}]: ${describe(err)}` });
+      for (let page = 0; ; page += 1) {
+        if (page >= MAX_LIST_PAGES) {
+          throw new ReconcileToolError(`more than ${MAX_LIST_PAGES} pages of running tasks; stopped reading`);
         }
-      });
+        const args: JsonObject = { states: ['running'], limit: this.pageSize };
+        if (cursor !== undefined) args.cursor = cursor;
+        const json = await this.call(client, 'list_tasks', args);
+        if (!Array.isArray(json.tasks)) throw new ReconcileToolError('expected {"tasks": [TaskInfo, ...]}');
+        this.collectRunning(server, json.tasks, report);
+        const next = json.next_cursor;
+        if (next === undefined || next === null) return;
+        if (typeof next !== 'string' || seen.has(next)) {
+          throw new ReconcileToolError('next_cursor is not a new string cursor; stopped reading');
+        }
+        seen.add(next);
+        cursor = next;
+      }
     } catch (err) {
       this.fail(report, { server, tool: 'list_tasks', error: describe(err) });
     }
+  }
+
+  private collectRunning(server: string, tasks: unknown[], report: ReconcileReport): void {
+    tasks.forEach((raw: unknown, index: number) => {
+      try {
+        const info = parseTaskInfo(raw);
+        if (info.state === 'running') report.running.push(info);
+      } catch (err) {
+        this.fail(report, { server, tool: 'list_tasks', error: `tasks[${index}]: ${describe(err)}` });
+      }
+    });
   }
 
   private async getTask(

@@ -17,6 +17,8 @@ export interface CapabilityServerArgs {
   /** MCP server name; also the events' `server` and the source of task id prefixes (`nav-7f3a2b`). */
   name: string;
   version: string;
+  /** A short display name for clients (`serverInfo.title`), e.g. "Navigation". */
+  title?: string;
   description?: string;
   /** Instructions sent to the client at initialization (how an LLM should use this server). */
   instructions?: string;

@@ -5,6 +5,7 @@ import { type DtoClass, type ToolAnnotationsArgs } from './decorator-args.types.
 export interface ServerDefinition {
   readonly name: string;
   readonly version: string;
+  readonly title?: string;
   readonly description?: string;
   readonly instructions?: string;
 }

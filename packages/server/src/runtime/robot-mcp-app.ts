@@ -11,6 +11,7 @@ import {
   type TriggerRegistry,
 } from '@robot-mcp-kit/core';
 import { type CapabilityServerDefinition } from '../metadata/definitions.types.js';
+import { guardTransport } from '../schema/json-rpc.guard.js';
 import { type SessionContext } from '../tools/registered-tool.js';
 import { type TaskStarter } from '../tools/task-starter.js';
 import { type ToolRegistry } from '../tools/tool-registry.js';
@@ -121,7 +122,8 @@ export class RobotMcpApp {
       {
         name: server.name,
         version: server.version,
-        ...(server.description ? { title: server.description } : {}),
+        ...(server.title ? { title: server.title } : {}),
+        ...(server.description ? { description: server.description } : {}),
       },
       { instructions: server.instructions },
     );
@@ -152,6 +154,7 @@ export class RobotMcpApp {
         );
       }
     };
+    guardTransport(transport, this.logger);
     await mcp.connect(transport);
     return mcp;
   }

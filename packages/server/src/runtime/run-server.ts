@@ -88,12 +88,13 @@ export async function runServer<T extends object>(
     stopping = true;
     app.logger.info('shutting down', { reason });
     // A last resort if something (a stuck transport, a body holding the loop) outlives the deadline.
+    // It is deliberately not unref'd: every kit timer is, so once stdin has closed nothing else
+    // would keep the process alive through the flush, and it would exit before trying.
     const hardDeadlineMs = (options.shutdownTimeoutMs ?? 10_000) + 5_000;
     const hard = setTimeout(() => {
       app.logger.error('shutdown did not finish in time; exiting', { deadline_ms: hardDeadlineMs });
       exit(1);
     }, hardDeadlineMs);
-    hard.unref();
     app
       .close()
       .then(() => {
@@ -101,6 +102,7 @@ export async function runServer<T extends object>(
         exit(0);
       })
       .catch((err: unknown) => {
+        clearTimeout(hard);
         app.logger.error('shutdown failed', { error: String(err) });
         exit(1);
       });

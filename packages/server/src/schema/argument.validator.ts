@@ -1,12 +1,14 @@
 import { plainToInstance } from 'class-transformer';
 import { type ValidationError, validate } from 'class-validator';
-import { isJsonObject } from '@robot-mcp-kit/core';
+import { isJsonObject, jsonSafetyProblem } from '@robot-mcp-kit/core';
 import { ToolArgumentsError } from '../errors/server.error.js';
 import { type DtoClass } from '../metadata/decorator-args.types.js';
 import { fastValidate } from './fast-dto.validator.js';
-import { FORBIDDEN_KEYS } from './forbidden-keys.js';
 
-const MAX_DEPTH = 32;
+/** Deepest nesting in tool arguments. */
+export const MAX_ARGUMENT_DEPTH = 32;
+/** Largest tool arguments, in (estimated) bytes of JSON. */
+export const MAX_ARGUMENT_BYTES = 1_000_000;
 
 /**
  * Transforms and validates the raw arguments of a tool call into an instance of its DTO.
@@ -23,7 +25,7 @@ export async function validateArguments(
   // Valid flat arguments need no key walk: the fast path takes only whitelisted, safe keys.
   const fast = dto ? fastValidate(dto, input) : undefined;
   if (fast) return fast;
-  const unsafe = findUnsafeKey(input, '', 0);
+  const unsafe = jsonSafetyProblem(input, { maxDepth: MAX_ARGUMENT_DEPTH, maxBytes: MAX_ARGUMENT_BYTES }, '');
   if (unsafe) throw new ToolArgumentsError(tool, [unsafe]);
   if (!dto) {
     const extra = Object.keys(input);
@@ -53,23 +55,4 @@ function describe(errors: readonly ValidationError[], prefix: string): string[] 
     if (error.children?.length) problems.push(...describe(error.children, path));
   }
   return problems;
-}
-
-function findUnsafeKey(value: unknown, path: string, depth: number): string | undefined {
-  if (depth > MAX_DEPTH) return `${path || 'arguments'}: nested deeper than ${MAX_DEPTH} levels`;
-  if (value === null || typeof value !== 'object') return undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i += 1) {
-      const found = findUnsafeKey(value[i], `${path}[${i}]`, depth + 1);
-      if (found) return found;
-    }
-    return undefined;
-  }
-  for (const key of Object.keys(value)) {
-    const child = path ? `${path}.${key}` : key;
-    if (FORBIDDEN_KEYS.has(key)) return `${child}: the key "${key}" is not allowed`;
-    const found = findUnsafeKey((value as Record<string, unknown>)[key], child, depth + 1);
-    if (found) return found;
-  }
-  return undefined;
 }

@@ -1,11 +1,12 @@
-import { IsArray, IsIn, IsNotEmpty, IsOptional, IsString } from 'class-validator';
+import { IsArray, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
-import { TASK_STATES, type TaskManager, type TaskState, RobotMcpKitError } from '@robot-mcp-kit/core';
+import { RobotMcpKitError, TASK_STATES, type TaskManager, type TaskState } from '@robot-mcp-kit/core';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { validateArguments } from '../schema/argument.validator.js';
 import { type DtoSchemaBuilder } from '../schema/dto-schema.js';
 import { type DtoClass } from '../metadata/decorator-args.types.js';
 import { type RegisteredTool } from './registered-tool.js';
+import { type ListPage, MAX_LIST_LIMIT, pageOfTasks } from './task-list.pager.js';
 import { jsonTextResult, toolErrorResult } from './tool-results.js';
 
 export class GetTaskArgs {
@@ -30,6 +31,26 @@ export class ListTasksArgs {
   @IsArray()
   @IsIn(TASK_STATES, { each: true })
   states?: TaskState[] | null;
+
+  @JSONSchema({
+    description:
+      `At most this many tasks in the answer (1 to ${MAX_LIST_LIMIT}; all by default). An answer is also cut ` +
+      'before about 1 MB of JSON. When more remain, the answer has "next_cursor".',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_LIST_LIMIT)
+  limit?: number | null;
+
+  @JSONSchema({
+    description: 'The next_cursor of the previous answer, to read the next page; omit for the first',
+  })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  cursor?: string | null;
 }
 
 const SUFFIX =
@@ -61,7 +82,8 @@ export function createReconciliationTools(
     async call(raw: unknown): Promise<CallToolResult> {
       try {
         const args = (await validateArguments(name, dto, raw)) as Record<string, unknown>;
-        return jsonTextResult(await run(args));
+        const value = await run(args);
+        return isListPage(value) ? { content: [{ type: 'text', text: value.text }] } : jsonTextResult(value);
       } catch (err) {
         return toolErrorResult(err instanceof RobotMcpKitError ? err.message : String(err));
       }
@@ -103,14 +125,21 @@ export function createReconciliationTools(
     ),
     tool(
       'list_tasks',
-      'Returns {"tasks": [TaskInfo, ...]}, optionally only those in the given states.',
+      'Returns {"tasks": [TaskInfo, ...]} in creation order, optionally only those in the given states; one page ' +
+        'at a time: when more remain the answer also has "next_cursor" — pass it as cursor to read on.',
       ListTasksArgs,
       { title: 'List tasks', readOnlyHint: true, openWorldHint: false },
-      async (args) => ({
-        tasks: taskManager
-          .list((args.states as TaskState[] | null | undefined) ?? undefined)
-          .map((t) => t.toJSON()),
-      }),
+      async (args) =>
+        pageOfTasks(taskManager, {
+          states: (args.states as TaskState[] | null | undefined) ?? undefined,
+          limit: (args.limit as number | null | undefined) ?? Infinity,
+          cursor: (args.cursor as string | null | undefined) ?? undefined,
+          logger: taskManager.logger,
+        }),
     ),
   ];
+}
+
+function isListPage(value: unknown): value is ListPage {
+  return typeof value === 'object' && value !== null && (value as ListPage).kind === 'list-page';
 }

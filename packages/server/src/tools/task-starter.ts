@@ -40,6 +40,8 @@ export class TaskStarter {
   private closing = false;
   private readonly sessionOf = new Map<string, string>();
   private readonly startedListeners = new Set<TaskStartedListener>();
+  /** Per tool with `maxConcurrent`: the tail of its queue of starts. */
+  private readonly queues = new Map<string, Promise<void>>();
 
   constructor(private readonly taskManager: TaskManager) {
     taskManager.onChange((change) => {
@@ -47,23 +49,58 @@ export class TaskStarter {
     });
   }
 
+  /**
+   * Starts the task. For a tool with `maxConcurrent`, starts of that tool run one at a time: the
+   * limit check and the TaskManager start happen with no await between them, and a preempting
+   * start holds the tool's slot while it waits for the tasks it cancels to settle, so batched or
+   * pipelined calls never run more than `maxConcurrent` bodies at once.
+   */
   async start(request: StartRequest): Promise<TaskInfo> {
     if (this.closing) throw new ShuttingDownError();
     const { definition } = request;
-    if (definition.maxConcurrent !== undefined) {
-      const running = this.taskManager.list(['running']).filter((t) => t.tool === definition.name);
-      if (running.length >= definition.maxConcurrent) {
+    if (definition.maxConcurrent === undefined) return this.startNow(request);
+    return this.serialized(definition.name, async () => {
+      const limit = definition.maxConcurrent ?? Infinity;
+      for (;;) {
+        if (this.closing) throw new ShuttingDownError();
+        const running = this.runningOf(definition.name);
+        if (running.length < limit) return this.startNow(request);
         if (!definition.preempt) {
           throw new ConcurrencyLimitError(
             definition.name,
-            definition.maxConcurrent,
+            limit,
             running.map((t) => t.task_id),
           );
         }
-        const excess = running.slice(0, running.length - definition.maxConcurrent + 1);
+        const excess = running.slice(0, running.length - limit + 1);
         await Promise.all(excess.map((t) => this.taskManager.cancel(t.task_id)));
       }
+    });
+  }
+
+  /** Runs `work` after every earlier start of `tool` settled (a per-tool queue). */
+  private async serialized<R>(tool: string, work: () => Promise<R>): Promise<R> {
+    const previous = this.queues.get(tool) ?? Promise.resolve();
+    const run = previous.then(work, work);
+    const tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.queues.set(tool, tail);
+    try {
+      return await run;
+    } finally {
+      if (this.queues.get(tool) === tail) this.queues.delete(tool);
     }
+  }
+
+  private runningOf(tool: string): TaskInfo[] {
+    return this.taskManager.list(['running']).filter((t) => t.tool === tool);
+  }
+
+  /** Creates the task (synchronously) and tells the listeners. */
+  private startNow(request: StartRequest): TaskInfo {
+    const { definition } = request;
     const info = this.taskManager.start(definition.name, request.body, {
       triggers: request.triggers as unknown[] | null | undefined,
       estDurationS: request.estDurationS ?? null,

@@ -124,7 +124,8 @@ describe('argument validation', () => {
       string,
       unknown
     >;
-    await h.call('drive', args);
+    await expect(h.call('drive', args)).rejects.toThrow(/params\.arguments\.__proto__: the key "__proto__"/);
+    expect(h.app.taskManager.list()).toHaveLength(0);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.prototype).not.toHaveProperty('polluted');
     expect(textOf(await h.call('ping'))).toBe('pong');

@@ -6,6 +6,7 @@ import {
   EVENT_TYPES,
   isTerminalState,
   RobotMcpKitError,
+  shortText,
   type TaskManager,
   type TimerHandle,
 } from '@robot-mcp-kit/core';
@@ -17,10 +18,18 @@ import { type RegisteredTool, type ToolCall } from '../../tools/registered-tool.
 import { jsonTextResult, toolErrorResult } from '../../tools/tool-results.js';
 import { type EventFeed } from './event-feed.js';
 
-/** The longest `wait_for_event` in seconds; wait again with `since` to wait longer. */
-export const MAX_WAIT_S = 300;
+/**
+ * The longest `wait_for_event` in seconds for a request without a progressToken: under the 60 s
+ * after which the official SDK client gives up on a request by default. Wait again with `since`.
+ */
+export const MAX_WAIT_S = 50;
+/**
+ * The longest wait for a request with a progressToken: the wait sends notifications/progress every
+ * 10 s, which keeps a client using `resetTimeoutOnProgress: true` waiting.
+ */
+export const MAX_WAIT_WITH_PROGRESS_S = 300;
 /** `timeout_s` when omitted. */
-export const DEFAULT_WAIT_S = 30;
+export const DEFAULT_WAIT_S = 25;
 /** `limit` of get_events when omitted, and its maximum. */
 export const DEFAULT_EVENTS_LIMIT = 100;
 export const MAX_EVENTS_LIMIT = 500;
@@ -67,13 +76,16 @@ export class WaitForEventArgs {
   task_id?: string | null;
 
   @JSONSchema({
-    description: `How long to wait, in seconds (default ${DEFAULT_WAIT_S}, at most ${MAX_WAIT_S})`,
+    description:
+      `How long to wait, in seconds (default ${DEFAULT_WAIT_S}, at most ${MAX_WAIT_S}; up to ` +
+      `${MAX_WAIT_WITH_PROGRESS_S} when the request carries a progressToken and the client resets its ` +
+      'timeout on progress). To wait longer, call again with since set to the returned cursor.',
   })
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(0)
-  @Max(MAX_WAIT_S, {
-    message: `timeout_s must be at most ${MAX_WAIT_S} seconds; to wait longer, call again with since set to the returned cursor`,
+  @Max(MAX_WAIT_WITH_PROGRESS_S, {
+    message: `timeout_s must be at most ${MAX_WAIT_WITH_PROGRESS_S} seconds; to wait longer, call again with since set to the returned cursor`,
   })
   timeout_s?: number | null;
 
@@ -165,17 +177,24 @@ export function createEventFeedTools(deps: FeedToolsDeps): RegisteredTool[] {
         const taskId = (args.task_id as string | null | undefined) ?? undefined;
         if (type !== undefined && !knownTypes.has(type)) {
           throw new ToolArgumentsError('wait_for_event', [
-            `type: "${type}" is not an event or trigger type; use one of ${[...knownTypes].join(', ')}`,
+            `type: "${shortText(type, 60)}" is not an event or trigger type; use one of ${[...knownTypes].join(', ')}`,
           ]);
         }
         if (taskId !== undefined && !deps.taskManager.get(taskId)) {
           throw new ToolArgumentsError('wait_for_event', [
-            `task_id: no task "${taskId}" on this server; list_tasks shows the known tasks`,
+            `task_id: no task "${shortText(taskId, 60)}" on this server; list_tasks shows the known tasks`,
           ]);
         }
         const since = (args.since as number | null | undefined) ?? undefined;
         const start = since ?? deps.takeStartCursor(call.session.id) ?? deps.feed.newest;
         const timeoutS = (args.timeout_s as number | null | undefined) ?? DEFAULT_WAIT_S;
+        if (timeoutS > MAX_WAIT_S && call.extra._meta?.progressToken === undefined) {
+          throw new ToolArgumentsError('wait_for_event', [
+            `timeout_s: at most ${MAX_WAIT_S} seconds without a progressToken (clients time requests out at ` +
+              `60 s by default); call again with since set to the returned cursor, or send a progressToken ` +
+              `with resetTimeoutOnProgress to wait up to ${MAX_WAIT_WITH_PROGRESS_S} s`,
+          ]);
+        }
         const stopHeartbeat = heartbeat(call, deps.clock, timeoutS);
         try {
           const outcome = await deps.feed.wait({

@@ -1,5 +1,5 @@
 import { ErrorCode, McpError, type TaskStatus } from '@modelcontextprotocol/sdk/types.js';
-import { RobotMcpKitError, TriggerValidationError } from '@robot-mcp-kit/core';
+import { RobotMcpKitError, shortText, TriggerValidationError } from '@robot-mcp-kit/core';
 import { ToolArgumentsError } from '../../errors/server.error.js';
 
 /**
@@ -12,7 +12,7 @@ export class UnknownTaskError extends McpError {
   constructor(taskId: string) {
     super(
       ErrorCode.InvalidParams,
-      `taskId ${JSON.stringify(taskId)} is not a task of this session (unknown, started on another ` +
+      `taskId ${JSON.stringify(shortText(taskId, 64))} is not a task of this session (unknown, started on another ` +
         'session, or expired); use a taskId from a CreateTaskResult or tasks/list of this session',
     );
   }
@@ -23,7 +23,7 @@ export class InvalidTaskCursorError extends McpError {
   constructor(cursor: string) {
     super(
       ErrorCode.InvalidParams,
-      `cursor ${JSON.stringify(cursor)} is not a tasks/list cursor; pass the nextCursor of the previous page, ` +
+      `cursor ${JSON.stringify(shortText(cursor, 64))} is not a tasks/list cursor; pass the nextCursor of the previous page, ` +
         'or no cursor for the first page',
     );
   }

@@ -20,6 +20,8 @@ interface ProgressRoute {
   /** Task-augmented calls tag their notifications with the related-task `_meta`. */
   readonly related: boolean;
   count: number;
+  /** The last progress value sent: each notification must carry a larger one. */
+  last: number;
 }
 
 export interface NativeTaskServiceDeps {
@@ -80,7 +82,12 @@ export class NativeTaskService {
   /** Sends the progress of `taskId` to `session` as notifications/progress with `token`. */
   routeProgress(taskId: string, session: SessionContext, token: ProgressToken, related: boolean): void {
     if (!this.options.progressNotifications || !this.sessions.has(session)) return;
-    this.routes.set(taskId, { session, token, related, count: 0 });
+    this.routes.set(taskId, { session, token, related, count: 0, last: -Infinity });
+  }
+
+  /** Stops sending the progress of `taskId` (its request got its response). */
+  unrouteProgress(taskId: string): void {
+    this.routes.delete(taskId);
   }
 
   /**
@@ -125,12 +132,17 @@ export class NativeTaskService {
 
   private sendProgress(taskId: string, route: ProgressRoute, payload: TaskInfo['progress']): void {
     if (!payload) return;
+    const values = progressValues(payload, route.count + 1);
+    // MCP: the progress value MUST increase with each notification of a token; a report that does
+    // not move forward (a robot waiting at a closed door) is not sent.
+    if (!(values.progress > route.last)) return;
     route.count += 1;
+    route.last = values.progress;
     this.notify(route.session, {
       method: 'notifications/progress',
       params: {
         progressToken: route.token,
-        ...progressValues(payload, route.count),
+        ...values,
         ...(route.related ? { _meta: relatedTaskMeta(taskId) } : {}),
       },
     });

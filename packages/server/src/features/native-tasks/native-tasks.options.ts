@@ -17,7 +17,11 @@ export interface NativeTasksOptions {
    * early (running tasks always stay). Default 1000.
    */
   maxTasks?: number;
-  /** Send notifications/progress for tools/call requests that carry a progressToken. Default true. */
+  /**
+   * Send notifications/progress for tools/call requests that carry a progressToken, while the request
+   * is in flight: until the response of a plain call, until the end of a task-augmented one. Values
+   * strictly increase per token. Default true.
+   */
   progressNotifications?: boolean;
 }
 

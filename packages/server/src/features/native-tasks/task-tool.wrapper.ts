@@ -19,11 +19,24 @@ export function withTaskSupport(tool: RegisteredTool, service: NativeTaskService
   return {
     ...tool,
     execution: { ...tool.execution, taskSupport: 'optional' },
-    call(args: unknown, call: ToolCall) {
+    async call(args: unknown, call: ToolCall) {
       const token = call.extra._meta?.progressToken;
       if (token === undefined) return tool.call(args, call);
-      const route = (ctx: TaskContext) => service.routeProgress(ctx.taskId, call.session, token, false);
-      return tool.call(args, withBodyStart(call, route));
+      // A plain call answers at once: its token is valid only until then (the client forgets it
+      // with the response), so progress is routed only while the request is in flight.
+      let inFlight = true;
+      let routed: string | undefined;
+      const route = (ctx: TaskContext) => {
+        if (!inFlight) return;
+        routed = ctx.taskId;
+        service.routeProgress(ctx.taskId, call.session, token, false);
+      };
+      try {
+        return await tool.call(args, withBodyStart(call, route));
+      } finally {
+        inFlight = false;
+        if (routed !== undefined) service.unrouteProgress(routed);
+      }
     },
     async callAsTask(args: unknown, call: ToolCall, task: TaskMetadata): Promise<CreateTaskResult> {
       const ttl = grantedTtl(task.ttl, service.options);

@@ -6,7 +6,7 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { type Clock, type Logger, type TaskManager } from '@robot-mcp-kit/core';
+import { type Clock, type Logger, shortText, type TaskManager } from '@robot-mcp-kit/core';
 import { type Feature, type FeatureContext } from '../../runtime/feature.types.js';
 import { type SessionContext } from '../../tools/registered-tool.js';
 import { featureOptions, parseInteger } from '../feature-config.js';
@@ -30,10 +30,15 @@ interface Subscriber {
   readonly uris: Set<string>;
 }
 
+/** The coalescer key of `notifications/resources/list_changed` (not a URI: no `://`). */
+const LIST_KEY = 'list';
+
 /**
  * Serves `tasks://running` and `tasks://{task_id}` on every session and sends
  * `notifications/resources/updated` to the sessions that subscribed, at most once per URI per
- * interval (the last change is always announced).
+ * interval (the last change is always announced). Every session gets
+ * `notifications/resources/list_changed`, coalesced the same way, when a task starts or finishes
+ * (a `tasks://` resource appears, changes its listed title, or an old finished one is evicted).
  */
 export class TaskResourceHub {
   private readonly subscribers = new Map<SessionContext, Subscriber>();
@@ -50,6 +55,7 @@ export class TaskResourceHub {
     this.stop = taskManager.onChange((change) => {
       this.touch(taskUri(change.taskId));
       this.touch(RUNNING_TASKS_URI);
+      if (change.kind !== 'event' && this.subscribers.size > 0) this.coalescer.touch(LIST_KEY);
     });
   }
 
@@ -130,10 +136,23 @@ export class TaskResourceHub {
   }
 
   private announce(uri: string): void {
+    if (uri === LIST_KEY) {
+      this.announceList();
+      return;
+    }
     for (const subscriber of this.subscribers.values()) {
       if (!subscriber.uris.has(uri)) continue;
       subscriber.mcp.server.sendResourceUpdated({ uri }).catch((err: unknown) => {
         this.logger.debug('could not send resources/updated', { uri, error: String(err) });
+      });
+    }
+  }
+
+  private announceList(): void {
+    for (const subscriber of this.subscribers.values()) {
+      if (!subscriber.mcp.isConnected()) continue;
+      subscriber.mcp.server.sendResourceListChanged().catch((err: unknown) => {
+        this.logger.debug('could not send resources/list_changed', { error: String(err) });
       });
     }
   }
@@ -146,7 +165,7 @@ export class TaskResourceHub {
 function notFound(uri: string): McpError {
   return new McpError(
     ErrorCode.InvalidParams,
-    `Resource ${uri} not found; use ${RUNNING_TASKS_URI} or tasks://<task_id> of a task list_tasks shows`,
+    `Resource ${shortText(uri, 100)} not found; use ${RUNNING_TASKS_URI} or tasks://<task_id> of a task list_tasks shows`,
   );
 }
 

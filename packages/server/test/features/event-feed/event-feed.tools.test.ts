@@ -87,7 +87,7 @@ describe('wait_for_event', () => {
     const s = await h.session();
     const id = await running(h, s);
     await s.json('get_events'); // not a task start: the wait below starts at the newest entry
-    const waiting = await waitInBackground(h, s, { type: 'zone_entered', task_id: id, timeout_s: 60 });
+    const waiting = await waitInBackground(h, s, { type: 'zone_entered', task_id: id, timeout_s: 50 });
     const { ctx } = h.server.control(id);
     await ctx.progress({ zone: 'hall' });
     await ctx.fireTrigger({ type: 'zone_entered', zone: 'kitchen' }, { zone: 'kitchen' });
@@ -144,12 +144,33 @@ describe('wait_for_event', () => {
     expect(await waiting.result).toEqual({ timeout: true, cursor: 1 });
   });
 
-  it('defaults to a 30 s timeout and refuses more than 300 s with a clear error', async () => {
+  it('defaults to a 25 s timeout, allows 50 s, more only with a progressToken, never over 300 s', async () => {
     h = startApp(ArmServer);
     const s = await h.session();
     const waiting = await waitInBackground(h, s, {});
-    await h.clock.advance(30_000);
+    await h.clock.advance(24_999);
+    expect(feedOf(h).waiting).toBe(1);
+    await h.clock.advance(1);
     expect(await waiting.result).toEqual({ timeout: true, cursor: 0 });
+    const fifty = await waitInBackground(h, s, { timeout_s: 50 });
+    await h.clock.advance(50_000);
+    expect(await fifty.result).toEqual({ timeout: true, cursor: 0 });
+    const noToken = await s.call('wait_for_event', { timeout_s: 51 });
+    expect(noToken.isError).toBe(true);
+    expect(textOf(noToken)).toMatch(
+      /timeout_s: at most 50 seconds without a progressToken.*resetTimeoutOnProgress/,
+    );
+    expect(feedOf(h).waiting).toBe(0);
+    // With a progressToken the wait may be longer: progress every 10 s keeps the client waiting.
+    const progress: number[] = [];
+    const long = s.client.callTool({ name: 'wait_for_event', arguments: { timeout_s: 120 } }, undefined, {
+      onprogress: (p) => progress.push(p.progress),
+      resetTimeoutOnProgress: true,
+    });
+    await until(() => feedOf(h!).waiting === 1);
+    for (let i = 0; i < 12; i += 1) await h.clock.advance(10_000);
+    expect(JSON.parse(textOf((await long) as CallToolResult))).toEqual({ timeout: true, cursor: 0 });
+    expect(progress).toEqual([10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110]);
     const tooLong = await s.call('wait_for_event', { timeout_s: 301 });
     expect(tooLong.isError).toBe(true);
     expect(textOf(tooLong)).toMatch(
@@ -181,7 +202,7 @@ describe('wait_for_event', () => {
       entry: { event: { type: 'task_done', payload: { result: { arrived: true } } } },
     });
     // a later wait starts at the newest entry, after task_done: the task has ended, so it says so
-    expect(await s.json('wait_for_event', { task_id: id, timeout_s: 60 })).toMatchObject({
+    expect(await s.json('wait_for_event', { task_id: id, timeout_s: 50 })).toMatchObject({
       timeout: false,
       task_ended: { task_id: id, state: 'succeeded', result: { arrived: true } },
       cursor: 1,
@@ -204,19 +225,15 @@ describe('wait_for_event', () => {
     h = startApp(ArmServer);
     const s = await h.session();
     const controller = new AbortController();
-    const cancelled = s.client.callTool(
-      { name: 'wait_for_event', arguments: { timeout_s: 300 } },
-      undefined,
-      {
-        signal: controller.signal,
-      },
-    );
+    const cancelled = s.client.callTool({ name: 'wait_for_event', arguments: { timeout_s: 50 } }, undefined, {
+      signal: controller.signal,
+    });
     await until(() => feedOf(h!).waiting === 1);
     controller.abort('user cancelled');
     await expect(cancelled).rejects.toThrow();
     await until(() => feedOf(h!).waiting === 0);
     const closing = await h.session();
-    void closing.call('wait_for_event', { timeout_s: 300 }).catch(() => undefined);
+    void closing.call('wait_for_event', { timeout_s: 50 }).catch(() => undefined);
     await until(() => feedOf(h!).waiting === 1);
     await closing.close();
     await until(() => feedOf(h!).waiting === 0);
@@ -241,7 +258,7 @@ describe('wait_for_event', () => {
   it('ends waits when the server shuts down', async () => {
     h = startApp(ArmServer);
     const s = await h.session();
-    const pending = s.call('wait_for_event', { timeout_s: 300 }).catch((err: unknown) => err);
+    const pending = s.call('wait_for_event', { timeout_s: 50 }).catch((err: unknown) => err);
     await until(() => feedOf(h!).waiting === 1);
     await h.app.close({ timeoutMs: 100 });
     await pending;

@@ -1,0 +1,112 @@
+import { type Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { jsonSafetyProblem, type Logger } from '@robot-mcp-kit/core';
+
+/** Deepest nesting in the `params` of a request (tool arguments are checked again at 32). */
+export const MAX_PARAMS_DEPTH = 40;
+/** Largest `params` of a request, in (estimated) bytes of JSON. */
+export const MAX_PARAMS_BYTES = 4 * 1024 * 1024;
+/** Longest error message sent: caller input echoed in an error stays a short prefix. */
+export const MAX_ERROR_MESSAGE_CHARS = 1000;
+
+const SDK_PREFIX = /^(?:MCP error -?\d+: )+/;
+/** The first protocol version with tasks (SEP-1686). Versions are dates, so they sort as strings. */
+export const TASKS_PROTOCOL_VERSION = '2025-11-25';
+
+type OnMessage = NonNullable<Transport['onmessage']>;
+
+/**
+ * Guards one session's transport, below the SDK:
+ *
+ * - every request's `params` pass the kit's JSON safety check (depth, size, and no `__proto__`,
+ *   `constructor` or `prototype` key at any depth) on the message as parsed from the wire, before
+ *   the SDK's schemas rebuild it (which silently drops a top-level `"__proto__"` argument). A
+ *   refused request gets a -32602 error naming the field and reaches no handler, so nothing starts;
+ * - every error response leaves without the SDK's `MCP error <code>: ` prefix in its message (the
+ *   client adds its own) and cut to {@link MAX_ERROR_MESSAGE_CHARS};
+ * - the initialize result advertises the `tasks` capability only when the negotiated protocol
+ *   version has tasks ({@link TASKS_PROTOCOL_VERSION} or later).
+ *
+ * Call before the SDK connects the transport (it intercepts the `onmessage` the SDK installs).
+ */
+export function guardTransport(transport: Transport, logger: Logger): void {
+  let inner: OnMessage | undefined;
+  const guarded: OnMessage = (message, extra) => {
+    const problem = problemOf(message);
+    if (problem === undefined) {
+      inner?.(message, extra);
+      return;
+    }
+    if (!('id' in message) || !('method' in message)) {
+      logger.debug('dropped a notification with unsafe params', { problem });
+      return;
+    }
+    const refusal: JSONRPCMessage = {
+      jsonrpc: '2.0',
+      id: message.id,
+      error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${problem}` },
+    };
+    transport.send(refusal).catch((err: unknown) => {
+      logger.debug('could not send a refusal', { error: err instanceof Error ? err.message : String(err) });
+    });
+  };
+  // Transports that forward `onmessage` to an inner one (the Node streamable HTTP transport) keep
+  // their accessor: the guarded handler is what they forward.
+  const accessor = accessorOf(transport, 'onmessage');
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    enumerable: true,
+    get: () => (inner ? guarded : undefined),
+    set: (handler: OnMessage | undefined) => {
+      inner = handler;
+      accessor?.set?.call(transport, handler ? guarded : undefined);
+    },
+  });
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => send(withNegotiatedCapabilities(withCleanError(message)), options);
+}
+
+/** The getter/setter pair of `key` on `object` or its prototypes, if it is an accessor. */
+function accessorOf(object: object, key: string): PropertyDescriptor | undefined {
+  for (let o: object | null = object; o !== null; o = Object.getPrototypeOf(o) as object | null) {
+    const descriptor = Object.getOwnPropertyDescriptor(o, key);
+    if (descriptor) return descriptor.set ? descriptor : undefined;
+  }
+  return undefined;
+}
+
+function problemOf(message: JSONRPCMessage): string | undefined {
+  if (!('method' in message) || message.params === undefined) return undefined;
+  return jsonSafetyProblem(
+    message.params,
+    { maxDepth: MAX_PARAMS_DEPTH, maxBytes: MAX_PARAMS_BYTES },
+    'params',
+  );
+}
+
+/** An initialize result without the `tasks` capability when the negotiated version predates tasks. */
+export function withNegotiatedCapabilities(message: JSONRPCMessage): JSONRPCMessage {
+  if (!('result' in message)) return message;
+  const result = message.result as { protocolVersion?: unknown; capabilities?: Record<string, unknown> };
+  if (typeof result.protocolVersion !== 'string' || !result.capabilities || !('tasks' in result.capabilities))
+    return message;
+  if (result.protocolVersion >= TASKS_PROTOCOL_VERSION) return message;
+  const { tasks: _tasks, ...capabilities } = result.capabilities;
+  return { ...message, result: { ...message.result, capabilities } };
+}
+
+/** An error response's message without the SDK's prefix and cut short; other messages unchanged. */
+export function withCleanError(message: JSONRPCMessage): JSONRPCMessage {
+  if (!('error' in message) || typeof message.error?.message !== 'string') return message;
+  const text = cleanErrorMessage(message.error.message);
+  return text === message.error.message
+    ? message
+    : { ...message, error: { ...message.error, message: text } };
+}
+
+/** `MCP error -32602: MCP error -32602: x` → `x`, cut to {@link MAX_ERROR_MESSAGE_CHARS}. */
+export function cleanErrorMessage(text: string): string {
+  const bare = text.replace(SDK_PREFIX, '');
+  if (bare.length <= MAX_ERROR_MESSAGE_CHARS) return bare;
+  return `${bare.slice(0, MAX_ERROR_MESSAGE_CHARS)}... (${bare.length - MAX_ERROR_MESSAGE_CHARS} more characters)`;
+}
