@@ -123,9 +123,10 @@ export class TaskManager implements TaskHost {
    * as the body stopped, or after `cancelReplyMs` (default 250) if it has not: the returned TaskInfo
    * then says `body_running: true`, and keeps saying so — with `overran_grace: true` once
    * `cancelGraceMs` (default 5000) passed, and a warning logged — until the body exits.
-   * Idempotent; a finished task is returned unchanged.
+   * Idempotent; a finished task is returned unchanged. With `{ settle: true }` it answers only once
+   * the body stopped or the grace passed (what preemption needs before it starts another body).
    */
-  async cancel(taskId: string): Promise<TaskInfo | undefined> {
+  async cancel(taskId: string, options: { settle?: boolean } = {}): Promise<TaskInfo | undefined> {
     const record = this.tasks.get(taskId);
     if (!record) return undefined;
     if (!record.finished) {
@@ -133,7 +134,8 @@ export class TaskManager implements TaskHost {
       record.cancelWait = awaitCancelledBody(record, this.clock, this.cancelGraceMs, this.logger);
     }
     if (record.cancelWait && !record.bodySettled) {
-      await waitAtMost(record.cancelWait, this.clock, this.cancelReplyMs);
+      if (options.settle) await record.cancelWait;
+      else await waitAtMost(record.cancelWait, this.clock, this.cancelReplyMs);
     }
     return record.snapshot();
   }

@@ -73,7 +73,7 @@ export class TaskStarter {
           );
         }
         const excess = running.slice(0, running.length - limit + 1);
-        await Promise.all(excess.map((t) => this.taskManager.cancel(t.task_id)));
+        await Promise.all(excess.map((t) => this.taskManager.cancel(t.task_id, { settle: true })));
       }
     });
   }

@@ -30,6 +30,31 @@ class RoverServer {
   }
 }
 
+/** A drive whose body keeps going for a while after it is cancelled (longer than cancelReplyMs). */
+@CapabilityServer({ name: 'slowstop', version: '1.0.0' })
+class SlowStopServer {
+  active = 0;
+  maxActive = 0;
+  started: string[] = [];
+  stopped: string[] = [];
+
+  @LongRunningTool({ description: 'Drive to a goal', actuates: true, maxConcurrent: 1, preempt: true })
+  async drive(args: DriveArgs, ctx: TaskContext): Promise<JsonObject> {
+    this.active += 1;
+    this.maxActive = Math.max(this.maxActive, this.active);
+    this.started.push(args.goal);
+    try {
+      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
+      // Braking takes longer than cancel's prompt answer: the next drive must still wait.
+      await new Promise<void>((resolve) => setTimeout(resolve, 600).unref());
+      return { arrived: args.goal };
+    } finally {
+      this.active -= 1;
+      this.stopped.push(args.goal);
+    }
+  }
+}
+
 describe('maxConcurrent 1 + preempt under pipelined calls', () => {
   let r: Rig | undefined;
   afterEach(async () => {
@@ -66,5 +91,19 @@ describe('maxConcurrent 1 + preempt under pipelined calls', () => {
     await until(() => rover.started.length === 4, 10_000);
     expect(rover.maxActive).toBe(1);
     expect(running(r.app).map((t) => t.task_id)).toEqual([tasks[3]?.taskId]);
+  });
+
+  it('starts the preempting drive only after the cancelled body stopped, not at the prompt cancel answer', async () => {
+    r = await rig(SlowStopServer);
+    const rover = r.app.instance as SlowStopServer;
+    const { client } = await r.peer();
+    const first = await client.callTool({ name: 'drive', arguments: { goal: 'a' } });
+    expect(first.isError).toBeFalsy();
+    await until(() => rover.started.length === 1, 10_000);
+    const second = await client.callTool({ name: 'drive', arguments: { goal: 'b' } });
+    expect(second.isError).toBeFalsy();
+    await until(() => rover.started.length === 2, 10_000);
+    expect(rover.stopped).toContain('a');
+    expect(rover.maxActive).toBe(1);
   });
 });
