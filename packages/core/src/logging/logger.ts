@@ -1,3 +1,5 @@
+import { type Writable } from 'node:stream';
+import winston from 'winston';
 import { formatLine, type LineFormat } from './log-line.formatter.js';
 
 /** Fields attached to a log line: server, task_id, event_id, ... */
@@ -27,17 +29,40 @@ export interface LoggerOptions {
   stream?: NodeJS.WritableStream;
   defaultMeta?: LogMeta;
   env?: NodeJS.ProcessEnv;
+  /** More winston transports (a file, syslog, ...) beside the stream; they get the same lines. */
+  transports?: winston.transport[];
 }
 
-/** What every logger of one {@link createLogger} tree shares. */
+/** What every logger of one {@link createLogger} tree shares: the level and winston's pipeline. */
 interface LogSink {
   readonly rank: number;
   readonly format: LineFormat;
-  readonly stream: NodeJS.WritableStream;
+  readonly winston: winston.Logger;
+}
+
+/** The `info` key that carries the line {@link formatLine} built. */
+const LINE = Symbol('rmk.line');
+type LineInfo = winston.Logform.TransformableInfo & { [LINE]?: string };
+
+/**
+ * winston writes the lines (its transports can be swapped or added through
+ * {@link LoggerOptions.transports}); the kit formats them itself, once, only for enabled levels.
+ */
+function winstonSink(level: LogLevel, stream: NodeJS.WritableStream, extra: winston.transport[] = []) {
+  const line = winston.format((info: LineInfo) => {
+    (info as Record<symbol, unknown>)[Symbol.for('message')] = info[LINE] ?? String(info.message);
+    return info;
+  });
+  return winston.createLogger({
+    level,
+    levels: RANK,
+    format: line(),
+    transports: [new winston.transports.Stream({ stream: stream as Writable, eol: '' }), ...extra],
+  });
 }
 
 /**
- * The stream adapter of the {@link Logger} port. A call at a disabled level returns after one
+ * The winston adapter of the {@link Logger} port. A call at a disabled level returns after one
  * comparison: its metadata is never read, merged, redacted or serialized.
  */
 class StreamLogger implements Logger {
@@ -63,20 +88,26 @@ class StreamLogger implements Logger {
   }
 
   private write(level: LogLevel, message: string, meta: LogMeta | undefined): void {
-    this.sink.stream.write(formatLine(this.sink.format, level, message, this.base, meta, new Date()));
+    const text = formatLine(this.sink.format, level, message, this.base, meta, new Date());
+    this.sink.winston.log({ level, message, [LINE]: text } as winston.LogEntry);
   }
 }
 
 /**
- * A logger writing JSON lines (default) or a pretty format (`LOG_FORMAT=pretty`) to stderr, at
- * `LOG_LEVEL` (default `info`). Fields whose names look secret are redacted. Calls below the level
- * cost one comparison.
+ * A winston logger writing JSON lines (default) or a pretty format (`LOG_FORMAT=pretty`) to stderr,
+ * at `LOG_LEVEL` (default `info`). Fields whose names look secret are redacted. Calls below the
+ * level cost one comparison: nothing is read, merged or formatted before the level check.
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const env = options.env ?? process.env;
   const level = options.level ?? parseLevel(env.LOG_LEVEL);
   const format: LineFormat = (options.format ?? env.LOG_FORMAT) === 'pretty' ? 'pretty' : 'json';
-  const sink: LogSink = { rank: RANK[level], format, stream: options.stream ?? process.stderr };
+  const stream = options.stream ?? process.stderr;
+  const sink: LogSink = {
+    rank: RANK[level],
+    format,
+    winston: winstonSink(level, stream, options.transports),
+  };
   return new StreamLogger(sink, options.defaultMeta ? { ...options.defaultMeta } : undefined);
 }
 

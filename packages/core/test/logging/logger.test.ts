@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import winston from 'winston';
 import { createLogger } from '@robot-mcp-kit/core';
 
 /** A stream that keeps every chunk written to it. */
@@ -116,6 +117,27 @@ describe('createLogger', () => {
       error: { name: 'Error', message: 'boom' },
       cyclic: { name: 'loop', self: '[circular]' },
       pair: [{ x: 1 }, { x: 1 }],
+    });
+  });
+
+  it('writes through winston: an extra winston transport gets the same redacted lines', () => {
+    const { stream, lines } = captureStream();
+    const extra = captureStream();
+    const logger = createLogger({
+      level: 'info',
+      stream,
+      env: {},
+      transports: [new winston.transports.Stream({ stream: extra.stream, eol: '' })],
+    });
+    logger.info('hello', { token: 'abc', n: 1 });
+    logger.debug('quiet');
+    expect(extra.lines()).toEqual(lines());
+    expect(lines()).toHaveLength(1);
+    expect(JSON.parse(lines()[0] ?? '{}')).toMatchObject({
+      level: 'info',
+      message: 'hello',
+      token: '[redacted]',
+      n: 1,
     });
   });
 });
