@@ -7,6 +7,7 @@ import { ConfigError } from '../errors/kit.error.js';
 import { type Logger, silentLogger } from '../logging/logger.js';
 import { signatureHeader } from '../signing/signing.js';
 import { type DeliveryOutcome, type EventDelivery, type EventTransport } from './event.types.js';
+import { redactUrlCredentials } from './url-redaction.js';
 
 /** Options of {@link HttpEventTransport}. */
 export interface HttpEventTransportOptions {
@@ -196,7 +197,7 @@ export function parseCallbackUrl(value: unknown, variable: string): URL {
   } catch {
     throw new ConfigError(
       variable,
-      `is not a valid URL (${JSON.stringify(value)}); use an http(s) URL, ${example}`,
+      `is not a valid URL (${JSON.stringify(redactUrlCredentials(value))}); use an http(s) URL, ${example}`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
