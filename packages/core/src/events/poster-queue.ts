@@ -28,6 +28,8 @@ export class PosterQueue {
   private readonly ledger: CoalesceLedger;
   private depthCount = 0;
   private byteCount = 0;
+  /** Progress events taken by their lane and not released yet (being sent or retried). */
+  private progressHeads = 0;
 
   constructor(
     lanes: number,
@@ -63,7 +65,7 @@ export class PosterQueue {
       this.gone(entry, 'too_large');
       return false;
     }
-    while (this.full(entry.bytes)) {
+    while (this.full(entry)) {
       const victim = this.victimFor(entry);
       if (!victim) {
         this.dropIncoming(entry);
@@ -79,11 +81,14 @@ export class PosterQueue {
 
   /** Takes the next waiting event of a lane; it stays counted until {@link release}. */
   take(lane: number): QueuedEvent | undefined {
-    return this.waiting.takeNext(lane);
+    const entry = this.waiting.takeNext(lane);
+    if (entry?.event.type === 'progress') this.progressHeads += 1;
+    return entry;
   }
 
-  /** Uncounts an event that left the queue (delivered, dropped at the lane head, abandoned). */
+  /** Uncounts an event that left the queue (delivered, or given up, at its lane head or waiting). */
   release(entry: QueuedEvent): void {
+    if (entry.state === 'inflight' && entry.event.type === 'progress') this.progressHeads -= 1;
     this.depthCount -= 1;
     this.byteCount -= entry.bytes;
   }
@@ -93,12 +98,21 @@ export class PosterQueue {
     const all = this.waiting.drain();
     this.depthCount = 0;
     this.byteCount = 0;
+    this.progressHeads = 0;
     return all;
   }
 
-  private full(incomingBytes: number): boolean {
+  /**
+   * Whether `incoming` needs room. A progress event at a lane head lends its count slot to a
+   * non-progress event (it leaves with its send), so a terminal event never goes for room while
+   * progress is queued; the count can then exceed `maxQueue` by at most one per lane. The byte
+   * budget is never exceeded.
+   */
+  private full(incoming: QueuedEvent): boolean {
+    const lent = incoming.event.type === 'progress' ? 0 : this.progressHeads;
     return (
-      this.depthCount + 1 > this.limits.maxQueue || this.byteCount + incomingBytes > this.limits.maxQueueBytes
+      this.depthCount - lent + 1 > this.limits.maxQueue ||
+      this.byteCount + incoming.bytes > this.limits.maxQueueBytes
     );
   }
 

@@ -358,7 +358,7 @@ describe('EventPoster bounded queue', () => {
     const drops = recordDrops(poster);
     const held = gate();
     transport.setHandler(held.handler);
-    const inflight = makeEvent('t-0', 1, 'progress');
+    const inflight = makeEvent('t-0', 1, 'task_done');
     poster.post(inflight);
     await until(() => held.held === 1, 'the in-flight attempt');
     const p = makeEvent('t-1', 1, 'progress');
@@ -370,7 +370,7 @@ describe('EventPoster bounded queue', () => {
     const d2 = makeEvent('t-5', 1, 'task_failed');
     const d3 = makeEvent('t-6', 1, 'task_done');
     [d1, d2, d3].forEach((e) => poster.post(e));
-    // The in-flight progress event is never dropped; the waiting ones go in class order.
+    // The in-flight event is never dropped; the waiting ones go in class order.
     expect(drops).toEqual([
       `${p.event_id}:coalesced`,
       `${w.event_id}:queue_full`,
@@ -435,12 +435,38 @@ describe('EventPoster bounded queue', () => {
     held.release();
     expect(await poster.flush()).toBe(true);
     const sent = transport.bodies as { seq: number; type: string; payload: Record<string, unknown> }[];
-    expect(sent.map((e) => `${e.seq}:${e.type}`)).toEqual(['1:progress', '7:trigger_fired', '9:task_done']);
-    // The coalesced seqs ride on the next event of the task (here a trigger_fired)...
+    expect(sent.map((e) => `${e.seq}:${e.type}`)).toEqual([
+      '1:progress',
+      '7:trigger_fired',
+      '8:progress',
+      '9:task_done',
+    ]);
+    // The coalesced seqs ride on the next event of the task (here a trigger_fired): every seq
+    // not sent is named exactly once.
     expect(sent[1]!.payload).toMatchObject({ rvc_coalesced_seqs: [[2, 6]] });
-    // ...and a terminal event never carries a marker: seq 8 is a gap the receiver reports.
     expect(sent[2]!.payload.rvc_coalesced_seqs).toBeUndefined();
-    expect(poster.stats).toMatchObject({ accepted: 9, delivered: 3, coalesced: 6, dropped: 0 });
+    expect(sent[3]!.payload.rvc_coalesced_seqs).toBeUndefined();
+    // The in-flight progress event lent its slot: the trigger and the terminal event took no room.
+    expect(poster.stats).toMatchObject({ accepted: 9, delivered: 4, coalesced: 5, dropped: 0 });
+  });
+
+  it('never drops a terminal event for room while a progress event is being sent', async () => {
+    const { poster, transport } = setup({ lanes: 2, maxQueue: 2 });
+    const drops = recordDrops(poster);
+    const held = gate();
+    transport.setHandler(held.handler);
+    poster.post(makeEvent('a', 1));
+    poster.post(makeEvent('b', 1));
+    await until(() => held.held === 2, 'both progress events in flight');
+    const done = [makeEvent('a', 2, 'task_done'), makeEvent('b', 2, 'task_done')];
+    done.forEach((e) => poster.post(e));
+    expect(drops).toEqual([]);
+    // The slot is lent, not the byte budget, and only to non-progress events.
+    poster.post(makeEvent('c', 1));
+    expect(drops).toHaveLength(1);
+    held.release();
+    expect(await poster.flush()).toBe(true);
+    expect(transport.events.filter((e) => e.type === 'task_done')).toHaveLength(2);
   });
 
   it('handles 10,000 tasks x 10 progress events within a 10,000-event queue', async () => {
