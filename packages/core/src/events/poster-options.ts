@@ -23,7 +23,10 @@ export interface EventPosterOptions {
   transport: EventTransport;
   clock?: Clock;
   logger?: Logger;
-  /** Most events waiting or in flight across all lanes (default 10 000). */
+  /**
+   * Most events waiting across all lanes (default 10 000); the events being sent or waiting for
+   * a retry, at most one per lane, come on top.
+   */
   maxQueue?: number;
   /**
    * Most bytes the queued events may hold (default 64 MiB; env `RVC_EVENT_QUEUE_MAX_BYTES`). An

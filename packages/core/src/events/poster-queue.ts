@@ -28,8 +28,8 @@ export class PosterQueue {
   private readonly ledger: CoalesceLedger;
   private depthCount = 0;
   private byteCount = 0;
-  /** Progress events taken by their lane and not released yet (being sent or retried). */
-  private progressHeads = 0;
+  /** Events taken by their lane and not released yet (being sent or retried): at most one a lane. */
+  private heads = 0;
 
   constructor(
     lanes: number,
@@ -82,13 +82,13 @@ export class PosterQueue {
   /** Takes the next waiting event of a lane; it stays counted until {@link release}. */
   take(lane: number): QueuedEvent | undefined {
     const entry = this.waiting.takeNext(lane);
-    if (entry?.event.type === 'progress') this.progressHeads += 1;
+    if (entry) this.heads += 1;
     return entry;
   }
 
   /** Uncounts an event that left the queue (delivered, or given up, at its lane head or waiting). */
   release(entry: QueuedEvent): void {
-    if (entry.state === 'inflight' && entry.event.type === 'progress') this.progressHeads -= 1;
+    if (entry.state === 'inflight') this.heads -= 1;
     this.depthCount -= 1;
     this.byteCount -= entry.bytes;
   }
@@ -98,20 +98,18 @@ export class PosterQueue {
     const all = this.waiting.drain();
     this.depthCount = 0;
     this.byteCount = 0;
-    this.progressHeads = 0;
+    this.heads = 0;
     return all;
   }
 
   /**
-   * Whether `incoming` needs room. A progress event at a lane head lends its count slot to a
-   * non-progress event (it leaves with its send), so a terminal event never goes for room while
-   * progress is queued; the count can then exceed `maxQueue` by at most one per lane. The byte
-   * budget is never exceeded.
+   * Whether `incoming` needs room: `maxQueue` counts the waiting events (the lane heads being
+   * sent or retried, at most one a lane, come on top: they leave with their send and can never
+   * be made room from); `maxQueueBytes` counts every queued event.
    */
   private full(incoming: QueuedEvent): boolean {
-    const lent = incoming.event.type === 'progress' ? 0 : this.progressHeads;
     return (
-      this.depthCount - lent + 1 > this.limits.maxQueue ||
+      this.depthCount - this.heads + 1 > this.limits.maxQueue ||
       this.byteCount + incoming.bytes > this.limits.maxQueueBytes
     );
   }

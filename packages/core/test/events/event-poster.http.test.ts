@@ -211,8 +211,8 @@ describe('EventPoster over HTTP (real local server)', () => {
 
   it('coalesces progress first when the queue is full and keeps terminal events', async () => {
     server.reply = (_r, i) => (i === 0 ? 'hang' : { status: 200 });
-    const { poster, logger } = makePoster({ lanes: 1, maxQueue: 3, timeoutMs: 60_000 });
-    const first = makeEvent('nav-1', 1, 'trigger_fired');
+    const { poster, logger } = makePoster({ lanes: 1, maxQueue: 2, timeoutMs: 60_000 });
+    const first = makeEvent('nav-1', 1);
     poster.post(first);
     await until(() => server.requests.length === 1, 'the first request');
     const p2 = makeEvent('nav-1', 2);
