@@ -5,7 +5,12 @@ import {
   MemoryLogger,
   type TaskEvent,
 } from '@robot-mcp-kit/core';
-import { createEventReceiver, type EventReceiver } from '@robot-mcp-kit/receiver';
+import {
+  type DedupeStore,
+  type EventReceiver,
+  InMemoryDedupeStore,
+  createEventReceiver,
+} from '@robot-mcp-kit/receiver';
 import {
   type Running,
   SECRET,
@@ -27,7 +32,7 @@ describe('event receiver dedupe', () => {
   let refuse: (event: TaskEvent) => boolean;
   let gate: Promise<void> | undefined;
 
-  const start = async (dedupe?: { ttlS?: number; max?: number }): Promise<void> => {
+  const start = async (dedupe?: { ttlS?: number; max?: number; store?: DedupeStore }): Promise<void> => {
     receiver = createEventReceiver({
       secrets: SECRETS,
       onEvent: async (event) => {
@@ -228,6 +233,35 @@ describe('event receiver dedupe', () => {
     expect(replay.json).toEqual({ ok: true, duplicate: true });
     expect(calls.filter((e) => e.event_id === captured.event_id)).toHaveLength(1);
     expect(receiver.stats()).toMatchObject({ delivered: 10_051, duplicates: 1, late: 0 });
+  });
+
+  it('takes an async DedupeStore through dedupe.store (the port a shared store implements)', async () => {
+    const inner = new InMemoryDedupeStore({
+      ttlMs: 3_600_000,
+      protectMs: 660_000,
+      maxEntries: 100,
+      maxBytes: 1 << 20,
+      clock,
+    });
+    const keys: string[] = [];
+    const store: DedupeStore = {
+      claim: async (key) => {
+        keys.push(key);
+        await new Promise((resolve) => setImmediate(resolve));
+        return inner.claim(key);
+      },
+      get size() {
+        return inner.size;
+      },
+    };
+    await start({ store });
+    const event = makeEvent();
+    expect((await postEvent(server.url, event, { nowMs: clock.now() })).json).toEqual({ ok: true });
+    expect((await postEvent(server.url, event, { nowMs: clock.now() })).json).toMatchObject({
+      duplicate: true,
+    });
+    expect(keys).toEqual([`sleeper\u0000${event.event_id}`, `sleeper\u0000${event.event_id}`]);
+    expect(receiver.stats()).toMatchObject({ delivered: 1, duplicates: 1, remembered: 1 });
   });
 
   it('keys dedupe by server and event_id', async () => {
