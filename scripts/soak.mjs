@@ -7,9 +7,17 @@
 // `--minutes`. At the end every task must have delivered every event exactly in order (checked by
 // event_id and per-task seq), and the server's RSS must stay flat (first minute vs last minute).
 //
+// Then an outage phase (issue 13.1): the receiver goes down (connections reset) while
+// `--outage-tasks` sleeper tasks run, each with `--outage-triggers` repeating triggers of
+// `--outage-trigger-kb` KB that fire on every progress event — the heaviest load a caller can
+// make the poster queue. The server's RSS is printed every 10 s and must level off once the
+// poster's byte budget (maxQueueBytes, 64 MiB by default) is reached, with only a few drop-summary
+// log lines instead of one per dropped event.
+//
 // Options: --minutes N (default 2), --rate N tasks/s (50), --task-seconds N (10), --fail F (0.1),
-//          --seed N (1), --json (print only the JSON summary).
-// Exit code 0 when nothing was lost or reordered and RSS stayed flat, 1 otherwise.
+//          --seed N (1), --outage-seconds N (60; 0 skips the phase), --outage-tasks N (20),
+//          --outage-triggers N (64), --outage-trigger-kb N (16), --json (print only the JSON summary).
+// Exit code 0 when nothing was lost or reordered and RSS stayed flat in both phases, 1 otherwise.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -46,6 +54,10 @@ const rate = option('rate', 50);
 const taskSeconds = option('task-seconds', 10);
 const failShare = option('fail', 0.1);
 let seed = option('seed', 1) >>> 0 || 1;
+const outageSeconds = option('outage-seconds', 60);
+const outageTasks = option('outage-tasks', 20);
+const outageTriggers = option('outage-triggers', 64);
+const outageTriggerKb = option('outage-trigger-kb', 16);
 const jsonOnly = process.argv.includes('--json');
 const SECRET = 'soak-secret';
 const say = (text) => jsonOnly || console.log(text);
@@ -69,7 +81,8 @@ async function freePort() {
 // --- the app side: the real receiver behind a 10 % failure injector -------------------------
 const tasks = new Map(); // task_id -> { seqs: number[], done: boolean }
 const seen = new Set(); // event_ids delivered
-const counts = { requests: 0, injected500: 0, duplicates: 0, gaps: 0, late: 0 };
+const counts = { requests: 0, injected500: 0, duplicates: 0, gaps: 0, late: 0, refusedDown: 0 };
+let receiverDown = false;
 const receiver = createEventReceiver({
   secrets: { sleeper: SECRET },
   dedupe: { ttlS: 3600, max: 2_000_000 },
@@ -88,6 +101,11 @@ const receiver = createEventReceiver({
   },
 });
 const http = createServer((req, res) => {
+  if (receiverDown) {
+    counts.refusedDown += 1;
+    req.socket.destroy(); // the app is down: every POST fails at the connection
+    return;
+  }
   counts.requests += 1;
   if (random() < failShare) {
     counts.injected500 += 1;
@@ -116,7 +134,12 @@ const child = spawn(process.execPath, [serverMain], {
   stdio: ['ignore', 'ignore', 'pipe'],
 });
 let serverLog = '';
-child.stderr.on('data', (c) => (serverLog = (serverLog + c.toString()).slice(-20_000)));
+let serverLines = 0;
+child.stderr.on('data', (c) => {
+  const text = c.toString();
+  serverLines += text.split('\n').length - 1;
+  serverLog = (serverLog + text).slice(-20_000);
+});
 const exited = new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
 
 const client = new Client({ name: 'soak', version: '1.0.0' });
@@ -195,6 +218,11 @@ const lastMinute = mean(window(Math.max(steadyFrom, loadEndedAt - 60_000), loadE
 const peak = Math.max(0, ...rss.map((s) => s.mb));
 const rssFlat = lastMinute <= firstMinute * 1.2 + 10;
 
+// The load phase's figures, before the outage phase adds its own (gaps there are expected).
+const loadGaps = counts.gaps;
+const loadDelivered = seen.size;
+const outage = outageSeconds > 0 ? await outagePhase() : undefined;
+
 child.kill('SIGTERM');
 const exit = await Promise.race([exited, delay(20_000).then(() => ({ code: 'timeout' }))]);
 await client.close().catch(() => undefined);
@@ -209,7 +237,7 @@ const summary = {
   tasks_started: started.length,
   tool_call_errors: callErrors.length,
   events_expected: started.length * expectedPerTask,
-  events_delivered: seen.size,
+  events_delivered: loadDelivered,
   events_lost: lost,
   tasks_reordered: reordered,
   duplicate_task_ids: duplicateTaskIds,
@@ -217,15 +245,16 @@ const summary = {
   post_requests: counts.requests,
   injected_500: counts.injected500,
   duplicates: counts.duplicates,
-  receiver_gaps: counts.gaps,
+  receiver_gaps: loadGaps,
   late_events: counts.late,
-  events_per_s: Math.round(seen.size / (drainedAt / 1000)),
+  events_per_s: Math.round(loadDelivered / (drainedAt / 1000)),
   drain_s_after_load: +((drainedAt - loadEndedAt) / 1000).toFixed(1),
   rss_steady_from_s: +(steadyFrom / 1000).toFixed(1),
   rss_mb_first_minute: +firstMinute.toFixed(1),
   rss_mb_last_minute: +lastMinute.toFixed(1),
   rss_mb_peak: +peak.toFixed(1),
   rss_flat: rssFlat,
+  outage,
   server_exit: exit.code,
 };
 const ok =
@@ -233,12 +262,71 @@ const ok =
   reordered === 0 &&
   duplicateTaskIds === 0 &&
   callErrors.length === 0 &&
-  counts.gaps === 0 &&
+  loadGaps === 0 &&
   started.length > 0 &&
   rssFlat &&
+  (outage === undefined || outage.rss_flat) &&
   exit.code === 0;
 console.log(JSON.stringify(summary, null, jsonOnly ? 0 : 2));
 if (callErrors.length) say(`first tool call error: ${callErrors[0]}`);
 if (exit.code !== 0) say(`server log tail:\n${serverLog.slice(-2000)}`);
 say(ok ? '✔ soak passed: nothing lost, nothing reordered, RSS flat' : '✘ soak failed');
 process.exit(ok ? 0 : 1);
+
+/**
+ * The receiver down for `outageSeconds` while tasks with many large repeating triggers run.
+ * RSS must level off: the mean of the last quarter may exceed the mean of the second quarter by
+ * at most 10 % + 16 MB (the first quarter is the queue filling up to its byte budget).
+ */
+async function outagePhase() {
+  const pad = 'x'.repeat(Math.max(0, outageTriggerKb * 1024 - 120));
+  const triggers = Array.from({ length: outageTriggers }, (_, i) => ({
+    type: 'progress_above',
+    percent: 0,
+    repeat: true,
+    n: i,
+    pad,
+  }));
+  say(
+    `soak outage: receiver down ${outageSeconds} s, ${outageTasks} tasks x ${outageTriggers} repeating ${outageTriggerKb} KB triggers`,
+  );
+  receiverDown = true;
+  const linesBefore = serverLines;
+  const samples = [];
+  const from = Date.now();
+  const ids = await Promise.all(
+    Array.from({ length: outageTasks }, () =>
+      client
+        .callTool({ name: 'sleep_task', arguments: { duration_s: outageSeconds + 5, triggers } })
+        .then((r) => r.structuredContent?.task_id ?? `error: ${JSON.stringify(r.content).slice(0, 200)}`),
+    ),
+  );
+  if (ids.some((id) => String(id).startsWith('error')))
+    say(`  a task did not start: ${ids.find((id) => String(id).startsWith('error'))}`);
+  while (Date.now() - from < outageSeconds * 1000) {
+    await delay(1000);
+    const t = Math.round((Date.now() - from) / 1000);
+    samples.push({ t, mb: rssMb(child.pid) });
+    if (t % 10 === 0)
+      say(`  outage ${t} s: RSS ${samples.at(-1).mb.toFixed(1)} MB, ${serverLines - linesBefore} log lines`);
+  }
+  receiverDown = false;
+  const quarter = (q) =>
+    samples.filter((x) => x.t > (q * outageSeconds) / 4 && x.t <= ((q + 1) * outageSeconds) / 4);
+  const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b.mb, 0) / xs.length : 0);
+  const second = mean(quarter(1));
+  const last = mean(quarter(3));
+  return {
+    seconds: outageSeconds,
+    tasks: outageTasks,
+    triggers_per_task: outageTriggers,
+    trigger_kb: outageTriggerKb,
+    posts_refused: counts.refusedDown,
+    rss_mb_by_10s: samples.filter((x) => x.t % 10 === 0).map((x) => +x.mb.toFixed(1)),
+    rss_mb_second_quarter: +second.toFixed(1),
+    rss_mb_last_quarter: +last.toFixed(1),
+    rss_mb_peak: +Math.max(0, ...samples.map((x) => x.mb)).toFixed(1),
+    rss_flat: samples.length > 0 && last <= second * 1.1 + 16,
+    server_log_lines: serverLines - linesBefore,
+  };
+}

@@ -1,4 +1,4 @@
-import { ConfigError } from '@robot-mcp-kit/core';
+import { ConfigError, redactUrlCredentials } from '@robot-mcp-kit/core';
 
 /** Where the capability servers POST their events (the contract's path). */
 export const EVENTS_PATH = '/api/agent/events';
@@ -131,7 +131,10 @@ function parseServers(value: string): ServerTarget[] {
     seen.add(name);
     if (/^https?:\/\//i.test(target)) {
       if (!URL.canParse(target))
-        throw new ConfigError('RECEIVER_SERVERS', `"${name}": "${target}" is not a URL`);
+        throw new ConfigError(
+          'RECEIVER_SERVERS',
+          `"${name}": "${redactUrlCredentials(target)}" is not a URL; use http(s)://host:port/mcp`,
+        );
       return { name, kind: 'http', url: new URL(target) };
     }
     const [command, ...args] = target.split(/\s+/);
@@ -149,7 +152,8 @@ function pairs(variable: string, value: string): [string, string][] {
     .map((part, index) => {
       const at = part.indexOf('=');
       if (at <= 0) {
-        const shown = variable === 'RECEIVER_SERVERS' ? ` ("${part}")` : ''; // never echo a secret
+        // never echo a secret (nor the credentials of a URL)
+        const shown = variable === 'RECEIVER_SERVERS' ? ` ("${redactUrlCredentials(part)}")` : '';
         throw new ConfigError(
           variable,
           `entry ${index + 1}${shown} is not name=value; use comma-separated name=value pairs` +

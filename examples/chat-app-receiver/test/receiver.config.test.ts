@@ -91,9 +91,16 @@ describe('loadReceiverConfig', () => {
       { RECEIVER_SECRETS: `sleeper=a,${secret}` },
       { RECEIVER_SECRETS: `sleeper=${secret}`, RVC_SECRET_SLEEPER: 'other' },
       { RECEIVER_SECRETS: `sleeper=${secret}`, RECEIVER_PORT: 'x' },
+      // The password of a server URL (issue 13.8): a bad port, a missing name.
+      { RVC_SECRET_SLEEPER: 's', RECEIVER_SERVERS: `sleeper=http://admin:${secret}@127.0.0.1:99999/mcp` },
+      { RVC_SECRET_SLEEPER: 's', RECEIVER_SERVERS: `http://admin:${secret}@127.0.0.1:9100/mcp` },
     ]) {
       expect(configError(env).message).not.toContain(secret);
     }
+    expect(
+      configError({ RVC_SECRET_SLEEPER: 's', RECEIVER_SERVERS: `sleeper=http://admin:${secret}@h:99999/mcp` })
+        .message,
+    ).toContain('http://[redacted]@h:99999/mcp');
   });
 });
 

@@ -81,6 +81,7 @@ export type { HttpEventTransportOptions } from './events/http-event.transport.js
 export { InMemoryEventTransport } from './events/in-memory-event.transport.js';
 export type { DeliveryHandler, RecordedDelivery } from './events/in-memory-event.transport.js';
 export { NoopEventTransport } from './events/noop-event.transport.js';
+export { redactUrlCredentials } from './events/url-redaction.js';
 export {
   createEventTransportFromEnv,
   BrokerEventTransportLoader,

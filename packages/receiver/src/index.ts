@@ -16,11 +16,16 @@ export type {
   HeaderBag,
 } from './receiver/receiver.types.js';
 export type { NodeHttpHandler } from './receiver/node-http.handler.js';
+export type { DedupeStore, DedupeClaim } from './receiver/dedupe-store.port.js';
+export { InMemoryDedupeStore } from './receiver/in-memory-dedupe.store.js';
+export type { InMemoryDedupeStoreOptions } from './receiver/in-memory-dedupe.store.js';
+export { coalescedSeqsOf } from './receiver/coalesced-seqs.js';
 export {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_SKEW_S,
   DEFAULT_DEDUPE_TTL_S,
   DEFAULT_DEDUPE_MAX,
+  DEFAULT_DEDUPE_MAX_BYTES,
   DEFAULT_MAX_TASKS,
   DEFAULT_FINISHED_TTL_S,
 } from './receiver/receiver.options.js';

@@ -28,6 +28,8 @@ export interface Rig {
   readonly manager: TaskManager;
   readonly logger: MemoryLogger;
   readonly posted: Posted[];
+  /** Every event the poster dropped or coalesced, with the reason (`poster.subscribeDrops`). */
+  readonly drops: { id: string; reason: string; type: string }[];
   /** Largest poster queue depth seen by {@link Rig.observe}. */
   readonly maxDepth: () => number;
   /** Samples the poster's queue depth (pass to the drivers). */
@@ -65,6 +67,8 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   const manager = new TaskManager({ serverName: 'rover', poster, clock, logger, cancelGraceMs: 1000 });
   const posted: Posted[] = [];
   poster.subscribe((event) => posted.push({ event, at: clock.now() }));
+  const drops: Rig['drops'] = [];
+  poster.subscribeDrops((event, reason) => drops.push({ id: event.event_id, reason, type: event.type }));
   let max = 0;
   return {
     clock,
@@ -74,6 +78,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     manager,
     logger,
     posted,
+    drops,
     maxDepth: () => max,
     observe: () => {
       max = Math.max(max, poster.stats.queueDepth);
@@ -97,12 +102,9 @@ export function ticker(count: number, everyMs: number) {
   };
 }
 
-/** The event ids the poster logged as dropped, with the reason. */
-export function droppedIds(logger: MemoryLogger): { id: string; reason: string; type: string }[] {
-  return logger
-    .at('error')
-    .filter((e) => e.meta.reason === 'retry_cap' || e.meta.reason === 'queue_full')
-    .map((e) => ({ id: String(e.meta.event_id), reason: String(e.meta.reason), type: String(e.meta.type) }));
+/** The events the poster gave up or coalesced, with the reason (logged as a 10 s summary). */
+export function droppedIds(rig: Rig): { id: string; reason: string; type: string }[] {
+  return rig.drops;
 }
 
 /** Seqs posted per task, in post order. */

@@ -1,5 +1,7 @@
 import { type EventType } from '../models/schema.js';
 import { type TaskEvent } from '../models/task-event.model.js';
+import { type SeqRanges } from './coalesce-marker.js';
+import { LinkedList, type ListNode } from './linked-list.js';
 
 /**
  * Where a queued event is: `waiting` in its lane, `inflight` at the head of its lane (being sent
@@ -9,9 +11,13 @@ export type QueuedEventState = 'waiting' | 'inflight' | 'delivered' | 'dropped' 
 
 /** One event accepted by the poster, with its serialized body and delivery bookkeeping. */
 export interface QueuedEvent {
-  readonly event: TaskEvent;
-  /** `JSON.stringify(event)`, computed once at post time. */
-  readonly body: string;
+  /** The event as sent (a progress event carrying a coalescing marker is a copy). */
+  event: TaskEvent;
+  /** `JSON.stringify(event)`, computed at post time (again only when a marker is added). */
+  body: string;
+  /** What the entry is charged against the poster's byte budget. */
+  bytes: number;
+  readonly taskId: string;
   /** Clock time at which `post()` accepted it; the retry cap counts from here. */
   readonly postedAt: number;
   /** `postedAt + maxRetryMs`: no attempt is ever made after this. */
@@ -22,6 +28,23 @@ export interface QueuedEvent {
   state: QueuedEventState;
   attempts: number;
   lastError?: string;
+  /** Progress seqs of this task coalesced into this (progress) event. */
+  coalesced?: SeqRanges;
+  /** Where it sits while waiting (lane, drop class, and per-task progress); removed in O(1). */
+  links?: EntryLinks;
+}
+
+interface EntryLinks {
+  readonly lane: ListNode<QueuedEvent>;
+  readonly cls: ListNode<QueuedEvent>;
+  readonly task: ListNode<QueuedEvent>;
+  progress?: ListNode<QueuedEvent>;
+}
+
+/** The waiting events of one task: all of them, and its progress events, oldest first. */
+interface TaskLists {
+  readonly all: LinkedList<QueuedEvent>;
+  readonly progress: LinkedList<QueuedEvent>;
 }
 
 /** A FIFO with O(1) amortized push/shift (an array with a moving head, compacted now and then). */
@@ -68,96 +91,96 @@ export class Fifo<T> {
   }
 }
 
-/** The drop classes of a full queue, in the order they are sacrificed. */
-type DropClass = 'progress' | 'watch_event' | 'trigger_fired' | 'terminal';
-const DROP_ORDER: readonly DropClass[] = ['progress', 'watch_event', 'trigger_fired'];
+/** The drop classes of a full queue; progress is coalesced first, terminal events go last. */
+export type DropClass = 'progress' | 'watch_event' | 'trigger_fired' | 'terminal';
 
-function dropClassOf(type: EventType): DropClass {
+export function dropClassOf(type: EventType): DropClass {
   return type === 'task_done' || type === 'task_failed' ? 'terminal' : type;
 }
 
-/** A drop-class FIFO is compacted when it holds this many entries, or twice its last live size. */
-const MIN_COMPACT_AT = 1024;
-
-const isWaiting = (entry: QueuedEvent): boolean => entry.state === 'waiting';
-
 /**
- * The waiting events of every lane. Each event sits in its lane's FIFO and in the FIFO of its
- * drop class; entries that stop waiting (sent or dropped) are removed lazily from both, so every
- * operation is O(1) amortized. A drop-class FIFO is only read when the queue is full, so it is
- * also compacted as it grows: it never holds more than twice its waiting events (plus 1024).
+ * The waiting events of every lane. Each event sits in its lane's list, in the list of its drop
+ * class and in its task's lists; every list is doubly linked, so taking, dropping
+ * or coalescing an event unlinks it everywhere in O(1) and nothing it held stays reachable.
  */
 export class WaitingEvents {
-  private readonly lanes: Fifo<QueuedEvent>[];
-  private readonly byClass: Record<DropClass, Fifo<QueuedEvent>> = {
-    progress: new Fifo(),
-    watch_event: new Fifo(),
-    trigger_fired: new Fifo(),
-    terminal: new Fifo(),
+  private readonly lanes: LinkedList<QueuedEvent>[];
+  private readonly byClass: Record<DropClass, LinkedList<QueuedEvent>> = {
+    progress: new LinkedList(),
+    watch_event: new LinkedList(),
+    trigger_fired: new LinkedList(),
+    terminal: new LinkedList(),
   };
 
-  private readonly compactAt: Record<DropClass, number> = {
-    progress: MIN_COMPACT_AT,
-    watch_event: MIN_COMPACT_AT,
-    trigger_fired: MIN_COMPACT_AT,
-    terminal: MIN_COMPACT_AT,
-  };
+  /** Waiting events per task id (no empty entries are kept). */
+  private readonly byTask = new Map<string, TaskLists>();
 
   constructor(laneCount: number) {
-    this.lanes = Array.from({ length: laneCount }, () => new Fifo<QueuedEvent>());
+    this.lanes = Array.from({ length: laneCount }, () => new LinkedList<QueuedEvent>());
+  }
+
+  /** Waiting events of one drop class. */
+  count(cls: DropClass): number {
+    return this.byClass[cls].length;
   }
 
   add(entry: QueuedEvent): void {
-    this.laneQueue(entry.lane).push(entry);
+    const lane = this.laneQueue(entry.lane).push(entry);
     const cls = dropClassOf(entry.event.type);
-    const queue = this.byClass[cls];
-    queue.push(entry);
-    if (queue.length >= this.compactAt[cls]) {
-      queue.retain(isWaiting);
-      this.compactAt[cls] = Math.max(MIN_COMPACT_AT, 2 * queue.length);
+    let task = this.byTask.get(entry.taskId);
+    if (!task) {
+      task = { all: new LinkedList(), progress: new LinkedList() };
+      this.byTask.set(entry.taskId, task);
     }
+    entry.links = { lane, cls: this.byClass[cls].push(entry), task: task.all.push(entry) };
+    if (cls === 'progress') entry.links.progress = task.progress.push(entry);
+  }
+
+  /** Unlinks a waiting event from every list. */
+  remove(entry: QueuedEvent): void {
+    const links = entry.links;
+    if (!links) return;
+    entry.links = undefined;
+    links.lane.list?.remove(links.lane);
+    links.cls.list?.remove(links.cls);
+    if (links.progress) links.progress.list?.remove(links.progress);
+    const all = links.task.list;
+    all?.remove(links.task);
+    if (all && all.length === 0) this.byTask.delete(entry.taskId);
   }
 
   /** Removes and returns the oldest waiting event of `lane`. */
   takeNext(lane: number): QueuedEvent | undefined {
-    const queue = this.laneQueue(lane);
-    for (;;) {
-      const entry = queue.shift();
-      if (!entry || entry.state === 'waiting') return entry;
-    }
+    const entry = this.laneQueue(lane).peek();
+    if (entry) this.remove(entry);
+    return entry;
   }
 
-  /**
-   * The waiting event to sacrifice when the queue is full and an event of type `incoming`
-   * arrives, or `undefined` when the incoming event itself is to be dropped: the oldest waiting
-   * `progress`, else `watch_event`, else `trigger_fired`; when only terminal events wait, the
-   * incoming one if it is `progress`, else the oldest waiting terminal event.
-   */
-  victimFor(incoming: EventType): QueuedEvent | undefined {
-    for (const cls of DROP_ORDER) {
-      const entry = this.oldestWaiting(cls);
-      if (entry) return entry;
-    }
-    if (incoming === 'progress') return undefined;
-    return this.oldestWaiting('terminal');
+  /** The oldest waiting event of a drop class. */
+  oldest(cls: DropClass): QueuedEvent | undefined {
+    return this.byClass[cls].peek();
+  }
+
+  /** The oldest waiting progress event of a task. */
+  oldestProgressOf(taskId: string): QueuedEvent | undefined {
+    return this.byTask.get(taskId)?.progress.peek();
+  }
+
+  /** The waiting event of the same task right after `entry` (the next one it will send). */
+  nextOfTask(entry: QueuedEvent): QueuedEvent | undefined {
+    return entry.links?.task.next?.value;
   }
 
   /** Removes and returns every waiting event (lane by lane). */
   drain(): QueuedEvent[] {
-    for (const cls of Object.values(this.byClass)) cls.drain();
-    return this.lanes.flatMap((lane) => lane.drain().filter((e) => e.state === 'waiting'));
+    const all = this.lanes.flatMap((lane) => lane.drain());
+    for (const list of Object.values(this.byClass)) list.drain();
+    this.byTask.clear();
+    for (const entry of all) entry.links = undefined;
+    return all;
   }
 
-  private oldestWaiting(cls: DropClass): QueuedEvent | undefined {
-    const queue = this.byClass[cls];
-    for (;;) {
-      const entry = queue.peek();
-      if (!entry || entry.state === 'waiting') return entry;
-      queue.shift();
-    }
-  }
-
-  private laneQueue(lane: number): Fifo<QueuedEvent> {
+  private laneQueue(lane: number): LinkedList<QueuedEvent> {
     const queue = this.lanes[lane];
     if (!queue) throw new RangeError(`lane ${lane} does not exist`);
     return queue;

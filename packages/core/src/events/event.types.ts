@@ -53,8 +53,15 @@ export interface PosterStats {
   retried: number;
   /** Events given up: past the retry cap, pushed out of a full queue, or posted after close. */
   dropped: number;
+  /**
+   * Progress events superseded under overload: their seqs ride on the task's next event as a
+   * coalescing marker (docs/contract.md), so the receiver does not count them as lost.
+   */
+  coalesced: number;
   /** Events waiting or in flight. */
   queueDepth: number;
+  /** Bytes charged for them against `maxQueueBytes` (twice the body length plus 512 per event). */
+  queueBytes: number;
 }
 
 /** What {@link EventPoster.aclose} reports. */

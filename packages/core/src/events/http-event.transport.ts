@@ -1,5 +1,6 @@
-import http from 'node:http';
+import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import { type Duplex } from 'node:stream';
 import got, { type Got } from 'got';
 import { type Clock, systemClock } from '../clock/clock.port.js';
 import { ConfigError } from '../errors/kit.error.js';
@@ -7,6 +8,7 @@ import { type Logger, silentLogger } from '../logging/logger.js';
 import { signatureHeader } from '../signing/signing.js';
 import { type StandardWebhooksOptions, StandardWebhooksSigner } from '../signing/standard-webhooks.js';
 import { type DeliveryOutcome, type EventDelivery, type EventTransport } from './event.types.js';
+import { redactUrlCredentials } from './url-redaction.js';
 
 /** Options of {@link HttpEventTransport}. */
 export interface HttpEventTransportOptions {
@@ -80,50 +82,72 @@ export class HttpEventTransport implements EventTransport {
       this.agent = new http.Agent({ keepAlive: true });
       agents = { http: this.agent };
     }
+    // Everything but the URL, the body and the two per-attempt headers is fixed here, once.
     this.client = got.extend({
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-RVC-Server': this.serverName },
       agent: agents,
       retry: { limit: 0 },
       throwHttpErrors: false,
       followRedirect: false,
       timeout: { request: this.timeoutMs },
-      responseType: 'text',
-      // The response body is never read: no Accept-Encoding, nothing to decompress.
+      // The response body is discarded: no Accept-Encoding, nothing to decompress.
       decompress: false,
     });
   }
 
-  /** Sends one signed POST. Resolves `{ ok: true }` on any 2xx; never rejects. */
-  async send(delivery: EventDelivery): Promise<DeliveryOutcome> {
-    if (this.closed) return { ok: false, error: 'transport closed' };
+  /**
+   * Sends one signed POST. Resolves `{ ok: true }` on any 2xx as soon as the status line and
+   * headers arrive; never rejects. The response body is read in the background up to
+   * {@link MAX_RESPONSE_BODY_BYTES} and discarded (a longer one closes the connection), so a huge
+   * or endless answer holds neither memory nor a send slot, and the request timeout ends it.
+   */
+  send(delivery: EventDelivery): Promise<DeliveryOutcome> {
+    if (this.closed) return Promise.resolve({ ok: false, error: 'transport closed' });
     const body = Buffer.from(delivery.body, 'utf8');
     const timestamp = Math.floor(this.clock.now() / 1000);
-    const meta = { event_id: delivery.event.event_id, attempt: delivery.attempt };
-    try {
-      const response = await this.client.post(this.url, {
-        body,
-        headers: {
-          'Content-Type': 'application/json',
-          'X-RVC-Server': this.serverName,
-          'X-RVC-Timestamp': String(timestamp),
-          'X-RVC-Signature': signatureHeader(this.secret, timestamp, body),
-          ...this.webhooks?.headers(delivery.event.event_id, timestamp, body),
-        },
+    const request = this.client.stream(this.url, {
+      body,
+      headers: {
+        'X-RVC-Timestamp': String(timestamp),
+        'X-RVC-Signature': signatureHeader(this.secret, timestamp, body),
+        ...this.webhooks?.headers(delivery.event.event_id, timestamp, body),
+      },
+    });
+    return new Promise<DeliveryOutcome>((resolve) => {
+      let settled = false;
+      request.once('response', (response: IncomingMessage) => {
+        settled = true;
+        resolve(this.outcomeOf(response, delivery));
+        discardBody(request);
       });
-      const status = response.statusCode;
-      if (status >= 200 && status < 300) {
-        this.logger.debug('event delivered', { ...meta, status });
-        return { ok: true, status };
-      }
-      const retryAfterMs = parseRetryAfter(response.headers['retry-after'], this.clock.now());
-      this.logger.debug('event rejected', { ...meta, status, retry_after_ms: retryAfterMs });
-      return retryAfterMs === undefined
-        ? { ok: false, status, error: `HTTP ${status}` }
-        : { ok: false, status, error: `HTTP ${status}`, retryAfterMs };
-    } catch (err) {
-      const error = this.describeError(err);
-      this.logger.debug('event POST failed', { ...meta, error });
-      return { ok: false, error };
-    }
+      request.on('error', (err: unknown) => {
+        if (settled) return; // the body failed after the answer: nothing to report
+        settled = true;
+        const error = this.describeError(err);
+        this.logger.debug('event POST failed', {
+          event_id: delivery.event.event_id,
+          attempt: delivery.attempt,
+          error,
+        });
+        resolve({ ok: false, error });
+      });
+    });
+  }
+
+  private outcomeOf(response: IncomingMessage, delivery: EventDelivery): DeliveryOutcome {
+    const status = response.statusCode ?? 0;
+    if (status >= 200 && status < 300) return { ok: true, status };
+    const retryAfterMs = parseRetryAfter(response.headers['retry-after'], this.clock.now());
+    this.logger.debug('event rejected', {
+      event_id: delivery.event.event_id,
+      attempt: delivery.attempt,
+      status,
+      retry_after_ms: retryAfterMs,
+    });
+    return retryAfterMs === undefined
+      ? { ok: false, status, error: `HTTP ${status}` }
+      : { ok: false, status, error: `HTTP ${status}`, retryAfterMs };
   }
 
   /** Destroys the keep-alive agent (open sockets included). Later sends fail with `transport closed`. */
@@ -138,6 +162,18 @@ export class HttpEventTransport implements EventTransport {
     if (typeof e?.code === 'string' && e.code !== 'ERR_GOT_REQUEST_ERROR') return e.code;
     return typeof e?.message === 'string' ? e.message : String(err);
   }
+}
+
+/** The most response-body bytes read (and discarded) per attempt; a longer body closes the connection. */
+export const MAX_RESPONSE_BODY_BYTES = 64 * 1024;
+
+/** Reads and drops the rest of a response, up to the cap; past it the request is destroyed. */
+function discardBody(request: Duplex): void {
+  let read = 0;
+  request.on('data', (chunk: Buffer) => {
+    read += chunk.length;
+    if (read > MAX_RESPONSE_BODY_BYTES) request.destroy();
+  });
 }
 
 /**
@@ -169,7 +205,7 @@ export function parseCallbackUrl(value: unknown, variable: string): URL {
   } catch {
     throw new ConfigError(
       variable,
-      `is not a valid URL (${JSON.stringify(value)}); use an http(s) URL, ${example}`,
+      `is not a valid URL (${JSON.stringify(redactUrlCredentials(value))}); use an http(s) URL, ${example}`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {

@@ -3,7 +3,8 @@ import { type DeliveryOutcome, type EventDelivery, type EventTransport } from '.
 
 /**
  * The transport used when `RVC_CALLBACK_URL` is unset (spec §3.4): accepts every event and only
- * logs it at debug, so a server can run standalone in development.
+ * logs it at debug (its ids and size, never its body: the line costs the same for any event),
+ * so a server can run standalone in development.
  */
 export class NoopEventTransport implements EventTransport {
   readonly description = 'noop';
@@ -20,7 +21,7 @@ export class NoopEventTransport implements EventTransport {
       task_id: event.task_id,
       seq: event.seq,
       type: event.type,
-      body: delivery.body,
+      bytes: delivery.body.length,
     });
     return { ok: true };
   }

@@ -8,6 +8,7 @@ export interface ValidPosterOptions {
   serverName: string;
   transport: EventTransport;
   maxQueue: number;
+  maxQueueBytes: number;
   lanes: number;
   maxInFlight: number;
   retryDelaysMs: readonly number[];
@@ -22,8 +23,16 @@ export interface EventPosterOptions {
   transport: EventTransport;
   clock?: Clock;
   logger?: Logger;
-  /** Most events waiting or in flight across all lanes (default 10 000). */
+  /**
+   * Most events waiting across all lanes (default 10 000); the events being sent or waiting for
+   * a retry, at most one per lane, come on top.
+   */
   maxQueue?: number;
+  /**
+   * Most bytes the queued events may hold (default 64 MiB; env `RVC_EVENT_QUEUE_MAX_BYTES`). An
+   * event is charged twice its JSON body plus 512 bytes; one larger than the budget is dropped.
+   */
+  maxQueueBytes?: number;
   /**
    * Delivery lanes; a task's events always use the same lane and a lane sends one event at a time,
    * so a failing event holds up only the tasks of its lane while it waits for its retry
@@ -49,6 +58,7 @@ export interface EventPosterEnvOptions extends Omit<EventPosterOptions, 'serverN
 
 export const POSTER_DEFAULTS = {
   maxQueue: 10_000,
+  maxQueueBytes: 64 * 1024 * 1024,
   lanes: 256,
   maxInFlight: 8,
   retryDelaysMs: [500, 2000, 8000] as readonly number[],
@@ -85,12 +95,30 @@ export function validatePosterOptions(options: EventPosterOptions): ValidPosterO
     serverName,
     transport,
     maxQueue: integer('maxQueue', options.maxQueue, POSTER_DEFAULTS.maxQueue, 1),
+    maxQueueBytes: integer('maxQueueBytes', options.maxQueueBytes, POSTER_DEFAULTS.maxQueueBytes, 64 * 1024),
     lanes: integer('lanes', options.lanes, POSTER_DEFAULTS.lanes, 1),
     maxInFlight: integer('maxInFlight', options.maxInFlight, POSTER_DEFAULTS.maxInFlight, 1),
     retryDelaysMs: [...(retryDelaysMs as readonly number[])],
     retryEveryMs: number('retryEveryMs', options.retryEveryMs, POSTER_DEFAULTS.retryEveryMs, true),
     maxRetryMs: number('maxRetryMs', options.maxRetryMs, POSTER_DEFAULTS.maxRetryMs, false),
   };
+}
+
+/**
+ * Poster limits from the environment: `RVC_EVENT_QUEUE_MAX_BYTES` (an integer number of bytes,
+ * at least 65536). @throws ConfigError naming the variable, with an example.
+ */
+export function posterOptionsFromEnv(env: NodeJS.ProcessEnv): Pick<EventPosterOptions, 'maxQueueBytes'> {
+  const raw = env.RVC_EVENT_QUEUE_MAX_BYTES?.trim();
+  if (raw === undefined || raw === '') return {};
+  const bytes = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(bytes) || bytes < 64 * 1024) {
+    throw new ConfigError(
+      'RVC_EVENT_QUEUE_MAX_BYTES',
+      `must be an integer number of bytes >= 65536, e.g. 67108864 (64 MiB); got ${JSON.stringify(raw)}`,
+    );
+  }
+  return { maxQueueBytes: bytes };
 }
 
 function integer(name: string, value: number | undefined, fallback: number, min: number): number {

@@ -209,9 +209,9 @@ describe('EventPoster over HTTP (real local server)', () => {
     expect(server.bodies().map((b) => b.task_id)).toEqual([bad, bad, good]);
   });
 
-  it('drops progress first when the queue is full and keeps terminal events', async () => {
+  it('coalesces progress first when the queue is full and keeps terminal events', async () => {
     server.reply = (_r, i) => (i === 0 ? 'hang' : { status: 200 });
-    const { poster, logger } = makePoster({ lanes: 1, maxQueue: 3, timeoutMs: 60_000 });
+    const { poster, logger } = makePoster({ lanes: 1, maxQueue: 2, timeoutMs: 60_000 });
     const first = makeEvent('nav-1', 1);
     poster.post(first);
     await until(() => server.requests.length === 1, 'the first request');
@@ -220,8 +220,9 @@ describe('EventPoster over HTTP (real local server)', () => {
     poster.post(p2);
     poster.post(makeEvent('nav-1', 3));
     poster.post(done);
-    expect(logger.at('error').map((e) => e.meta.event_id)).toEqual([p2.event_id]);
-    expect(poster.stats).toMatchObject({ accepted: 4, dropped: 1, queueDepth: 3 });
+    expect(logger.at('warn', 'coalesced').map((e) => e.meta.event_id)).toEqual([p2.event_id]);
+    expect(logger.at('error')).toHaveLength(0);
+    expect(poster.stats).toMatchObject({ accepted: 4, dropped: 0, coalesced: 1, queueDepth: 3 });
     await poster.aclose({ timeoutMs: 0 });
   });
 

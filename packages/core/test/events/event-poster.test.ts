@@ -80,7 +80,15 @@ describe('EventPoster options', () => {
 
   it('accepts valid options', () => {
     const poster = new EventPoster({ serverName: 'nav', transport, lanes: 1, maxQueue: 1, maxRetryMs: 0 });
-    expect(poster.stats).toEqual({ accepted: 0, delivered: 0, retried: 0, dropped: 0, queueDepth: 0 });
+    expect(poster.stats).toEqual({
+      accepted: 0,
+      delivered: 0,
+      retried: 0,
+      dropped: 0,
+      coalesced: 0,
+      queueDepth: 0,
+      queueBytes: 0,
+    });
     expect(poster.target).toBe('memory');
   });
 });
@@ -97,7 +105,15 @@ describe('EventPoster delivery', () => {
     expect(await poster.flush()).toBe(true);
     expect(transport.deliveries.map((d) => d.body)).toEqual(expectedBodies);
     expect(transport.deliveries.map((d) => d.attempt)).toEqual([1, 1, 1]);
-    expect(poster.stats).toEqual({ accepted: 3, delivered: 3, retried: 0, dropped: 0, queueDepth: 0 });
+    expect(poster.stats).toEqual({
+      accepted: 3,
+      delivered: 3,
+      retried: 0,
+      dropped: 0,
+      coalesced: 0,
+      queueDepth: 0,
+      queueBytes: 0,
+    });
   });
 
   it('never throws from post(), even for events that cannot be serialized', () => {
@@ -202,7 +218,11 @@ describe('EventPoster retries', () => {
       attempts: 24,
       server: 'navigation',
     });
+    // No retry timer is left; the one pending timer is the drop summary's 10 s window.
+    expect(clock.pending).toBe(1);
+    await clock.advance(10_000);
     expect(clock.pending).toBe(0);
+    expect(logger.at('error')).toHaveLength(1); // nothing more was dropped: no summary line
   });
 
   it('drops an event that reaches the head of its lane past its cap without sending it', async () => {
@@ -325,12 +345,20 @@ describe('EventPoster lanes', () => {
   });
 });
 
+/** Records every drop of `poster` as `event_id:reason`. */
+function recordDrops(poster: EventPoster): string[] {
+  const drops: string[] = [];
+  poster.subscribeDrops((event, reason) => drops.push(`${event.event_id}:${reason}`));
+  return drops;
+}
+
 describe('EventPoster bounded queue', () => {
-  it('drops the oldest waiting progress first, then watch_event, trigger_fired, and terminal last', async () => {
-    const { poster, transport, logger } = setup({ lanes: 1, maxQueue: 4 });
+  it('makes room with progress first (coalesced), then watch_event, trigger_fired, and terminal last', async () => {
+    const { poster, transport } = setup({ lanes: 1, maxQueue: 4 });
+    const drops = recordDrops(poster);
     const held = gate();
     transport.setHandler(held.handler);
-    const inflight = makeEvent('t-0', 1, 'progress');
+    const inflight = makeEvent('t-0', 1, 'task_done');
     poster.post(inflight);
     await until(() => held.held === 1, 'the in-flight attempt');
     const p = makeEvent('t-1', 1, 'progress');
@@ -341,31 +369,35 @@ describe('EventPoster bounded queue', () => {
     const d1 = makeEvent('t-4', 1, 'task_done');
     const d2 = makeEvent('t-5', 1, 'task_failed');
     const d3 = makeEvent('t-6', 1, 'task_done');
-    [d1, d2, d3].forEach((e) => poster.post(e));
-    const droppedIds = () => logger.at('error').map((e) => e.meta.event_id);
-    // The in-flight progress event is never dropped; the waiting ones go in class order.
-    expect(droppedIds()).toEqual([p.event_id, w.event_id, t.event_id]);
-    // Only terminal events wait now: an incoming progress event is the one dropped...
+    const d4 = makeEvent('t-9', 1, 'task_done');
+    // maxQueue counts the waiting events: d1 still fits beside the one in flight.
+    [d1, d2, d3, d4].forEach((e) => poster.post(e));
+    // The in-flight event is never dropped; the waiting ones go in class order.
+    expect(drops).toEqual([
+      `${p.event_id}:coalesced`,
+      `${w.event_id}:queue_full`,
+      `${t.event_id}:queue_full`,
+    ]);
+    // Only terminal events wait now: an incoming progress event is the one that goes...
     const p2 = makeEvent('t-7', 1, 'progress');
     poster.post(p2);
-    expect(droppedIds().at(-1)).toBe(p2.event_id);
+    expect(drops.at(-1)).toBe(`${p2.event_id}:coalesced`);
     // ...and any other incoming event pushes out the oldest waiting terminal one.
     const w2 = makeEvent('t-8', 1, 'watch_event');
     poster.post(w2);
-    expect(droppedIds().at(-1)).toBe(d1.event_id);
-    expect(poster.stats).toMatchObject({ accepted: 9, dropped: 5, queueDepth: 4 });
-    for (const entry of logger.at('error')) {
-      expect(entry.meta).toMatchObject({ reason: 'queue_full' });
-      expect(Object.keys(entry.meta)).toEqual(expect.arrayContaining(['event_id', 'task_id', 'seq', 'type']));
-    }
+    expect(drops.at(-1)).toBe(`${d1.event_id}:queue_full`);
+    expect(poster.stats).toMatchObject({ accepted: 10, dropped: 3, coalesced: 2, queueDepth: 5 });
     held.release();
     expect(await poster.flush()).toBe(true);
-    expect(transport.events.map((e) => e.event_id)).toEqual([inflight, d2, d3, w2].map((e) => e.event_id));
+    expect(transport.events.map((e) => e.event_id)).toEqual(
+      [inflight, d2, d3, d4, w2].map((e) => e.event_id),
+    );
   });
 
-  it('drops the oldest progress of any lane', async () => {
+  it('takes the oldest progress of any lane when the task has none waiting', async () => {
     const [a, b] = taskIdsInDifferentLanes(8);
-    const { poster, transport, logger } = setup({ maxQueue: 4 });
+    const { poster, transport } = setup({ maxQueue: 2 });
+    const drops = recordDrops(poster);
     const held = gate();
     transport.setHandler(held.handler);
     poster.post(makeEvent(a, 1, 'task_done'));
@@ -373,25 +405,76 @@ describe('EventPoster bounded queue', () => {
     await until(() => held.held === 2, 'both lanes in flight');
     const oldest = makeEvent(b, 2);
     poster.post(oldest);
-    poster.post(makeEvent(a, 2));
+    poster.post(makeEvent(a, 2, 'trigger_fired'));
     poster.post(makeEvent(a, 3, 'task_done'));
-    expect(logger.at('error').map((e) => e.meta.event_id)).toEqual([oldest.event_id]);
+    expect(drops).toEqual([`${oldest.event_id}:coalesced`]);
     held.release();
     await poster.flush();
   });
 
-  it('drops the incoming event when everything queued is in flight', async () => {
-    const { poster, transport, logger } = setup({ lanes: 1, maxQueue: 1 });
+  it('counts the events in flight beside maxQueue, at most one a lane', async () => {
+    const { poster, transport } = setup({ lanes: 1, maxQueue: 1 });
+    const drops = recordDrops(poster);
     const held = gate();
     transport.setHandler(held.handler);
     poster.post(makeEvent('t-1', 1, 'task_done'));
     await until(() => held.held === 1, 'in flight');
-    const incoming = makeEvent('t-2', 1, 'task_done');
+    poster.post(makeEvent('t-2', 1, 'task_done'));
+    expect(drops).toEqual([]);
+    const incoming = makeEvent('t-3', 1);
     poster.post(incoming);
-    expect(logger.at('error')[0]!.meta).toMatchObject({ event_id: incoming.event_id, reason: 'queue_full' });
+    expect(drops).toEqual([`${incoming.event_id}:coalesced`]);
+    expect(poster.stats).toMatchObject({ queueDepth: 2 });
     held.release();
     await poster.flush();
-    expect(poster.stats).toMatchObject({ accepted: 2, delivered: 1, dropped: 1 });
+    expect(poster.stats).toMatchObject({ accepted: 3, delivered: 2, coalesced: 1, dropped: 0 });
+  });
+
+  it("coalesces a task's progress (newest wins) and marks the seqs on the event that follows", async () => {
+    const { poster, transport } = setup({ lanes: 1, maxQueue: 3 });
+    const held = gate();
+    transport.setHandler(held.handler);
+    poster.post(makeEvent('t-1', 1));
+    await until(() => held.held === 1, 'seq 1 in flight');
+    for (let seq = 2; seq <= 6; seq += 1) poster.post(makeEvent('t-1', seq));
+    poster.post(makeEvent('t-1', 7, 'trigger_fired'));
+    poster.post(makeEvent('t-1', 8));
+    poster.post(makeEvent('t-1', 9, 'task_done'));
+    held.release();
+    expect(await poster.flush()).toBe(true);
+    const sent = transport.bodies as { seq: number; type: string; payload: Record<string, unknown> }[];
+    expect(sent.map((e) => `${e.seq}:${e.type}`)).toEqual([
+      '1:progress',
+      '7:trigger_fired',
+      '8:progress',
+      '9:task_done',
+    ]);
+    // The coalesced seqs ride on the next event of the task (here a trigger_fired): every seq
+    // not sent is named exactly once.
+    expect(sent[1]!.payload).toMatchObject({ rvc_coalesced_seqs: [[2, 6]] });
+    expect(sent[2]!.payload.rvc_coalesced_seqs).toBeUndefined();
+    expect(sent[3]!.payload.rvc_coalesced_seqs).toBeUndefined();
+    // The event in flight counts beside maxQueue: the trigger and the terminal event fit.
+    expect(poster.stats).toMatchObject({ accepted: 9, delivered: 4, coalesced: 5, dropped: 0 });
+  });
+
+  it('never drops a terminal event for room while a progress event is being sent', async () => {
+    const { poster, transport } = setup({ lanes: 2, maxQueue: 2 });
+    const drops = recordDrops(poster);
+    const held = gate();
+    transport.setHandler(held.handler);
+    poster.post(makeEvent('a', 1));
+    poster.post(makeEvent('b', 1));
+    await until(() => held.held === 2, 'both progress events in flight');
+    const done = [makeEvent('a', 2, 'task_done'), makeEvent('b', 2, 'task_done')];
+    done.forEach((e) => poster.post(e));
+    expect(drops).toEqual([]);
+    // A full queue with no progress waiting: an incoming progress event is coalesced.
+    poster.post(makeEvent('c', 1));
+    expect(drops).toHaveLength(1);
+    held.release();
+    expect(await poster.flush()).toBe(true);
+    expect(transport.events.filter((e) => e.type === 'task_done')).toHaveLength(2);
   });
 
   it('handles 10,000 tasks x 10 progress events within a 10,000-event queue', async () => {
@@ -407,13 +490,18 @@ describe('EventPoster bounded queue', () => {
       }
       if (seq === 1) await until(() => held.held === 8, 'every lane in flight');
     }
-    expect(poster.stats).toMatchObject({ accepted: 100_000, dropped: 90_000, queueDepth: 10_000 });
+    expect(poster.stats).toMatchObject({
+      accepted: 100_000,
+      coalesced: 89_992,
+      dropped: 0,
+      queueDepth: 10_008, // 10,000 waiting + 8 in flight
+    });
     held.release();
     expect(await poster.flush()).toBe(true);
-    expect(poster.stats).toMatchObject({ delivered: 10_000, queueDepth: 0 });
+    expect(poster.stats).toMatchObject({ delivered: 10_008, queueDepth: 0, queueBytes: 0 });
     const delivered = new Set(transport.events.map((e) => e.event_id));
-    // The 8 events in flight were kept; the newest 9,992 waiting ones survived.
-    expect(last.slice(8).every((e) => delivered.has(e.event_id))).toBe(true);
+    // Every task kept its newest progress event.
+    expect(last.every((e) => delivered.has(e.event_id))).toBe(true);
   });
 });
 

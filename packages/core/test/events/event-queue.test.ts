@@ -8,6 +8,8 @@ function entry(type: EventType, lane = 0): QueuedEvent {
   return {
     event: makeEvent(`t-${order}`, 1, type),
     body: '{}',
+    bytes: 514,
+    taskId: `t-${order}`,
     postedAt: 0,
     deadline: 1,
     lane,
@@ -40,36 +42,35 @@ describe('Fifo', () => {
 });
 
 describe('WaitingEvents', () => {
-  it('skips entries that stopped waiting, in lanes and in drop classes', () => {
+  it('unlinks a removed entry from its lane, drop class and task at once', () => {
     const waiting = new WaitingEvents(2);
     const a = entry('progress', 0);
     const b = entry('progress', 0);
     const c = entry('task_done', 1);
     [a, b, c].forEach((e) => waiting.add(e));
-    a.state = 'dropped';
-    expect(waiting.victimFor('task_done')).toBe(b);
+    waiting.remove(a);
+    expect(a.links).toBeUndefined();
+    expect(waiting.oldest('progress')).toBe(b);
+    expect(waiting.oldestProgressOf(a.taskId)).toBeUndefined();
     expect(waiting.takeNext(0)).toBe(b);
-    b.state = 'inflight';
     expect(waiting.takeNext(0)).toBeUndefined();
-    expect(waiting.victimFor('progress')).toBeUndefined();
-    expect(waiting.victimFor('watch_event')).toBe(c);
+    expect(waiting.count('progress')).toBe(0);
+    expect(waiting.oldest('terminal')).toBe(c);
     expect(waiting.drain()).toEqual([c]);
+    expect(waiting.count('terminal')).toBe(0);
   });
 
-  it('does not keep sent events in its drop-class queues (bounded memory)', () => {
+  it('holds nothing of the entries removed from the middle (bounded memory)', () => {
     const waiting = new WaitingEvents(1);
     const held = entry('progress', 0);
     waiting.add(held);
     for (let i = 0; i < 10_000; i += 1) {
       const e = entry('progress', 0);
       waiting.add(e);
-      e.state = 'delivered';
+      waiting.remove(e);
     }
-    // White-box: the class queue of progress events, read only by victimFor when the queue is full.
-    const progressQueue = (waiting as unknown as { byClass: Record<string, Fifo<QueuedEvent>> }).byClass
-      .progress as Fifo<QueuedEvent>;
-    expect(progressQueue.length).toBeLessThanOrEqual(1024);
-    expect(waiting.victimFor('progress')).toBe(held);
+    expect(waiting.count('progress')).toBe(1);
+    expect(waiting.oldest('progress')).toBe(held);
     expect(waiting.takeNext(0)).toBe(held);
   });
 

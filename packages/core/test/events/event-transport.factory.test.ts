@@ -57,6 +57,17 @@ describe('createEventTransportFromEnv', () => {
     },
   );
 
+  it.each([
+    'http://admin:hunter2-pw@127.0.0.1:99999/api/agent/events',
+    'http://admin:hunter2-pw@127.0.0.1:8000:9/events?token=hunter2-pw',
+    'http://admin:hunter2-pw@[::1/x',
+  ])('never echoes the credentials of a bad URL: %p', (url) => {
+    const err = configErrorOf(() => createEventTransportFromEnv('nav', { env: { RVC_CALLBACK_URL: url } }));
+    expect(err.variable).toBe('RVC_CALLBACK_URL');
+    expect(err.message).not.toContain('hunter2');
+    expect(err.message).toContain('[redacted]');
+  });
+
   it('checks the URL before the secret', () => {
     const err = configErrorOf(() =>
       createEventTransportFromEnv('nav', { env: { RVC_CALLBACK_URL: 'nope' } }),

@@ -45,12 +45,17 @@ describe('InMemoryEventTransport', () => {
 });
 
 describe('NoopEventTransport', () => {
-  it('accepts every event and logs it at debug', async () => {
+  it('accepts every event and logs its ids at debug, never its body', async () => {
     const logger = new MemoryLogger();
     const transport = new NoopEventTransport({ logger });
-    const d = delivery(3);
+    const d = { ...delivery(3), body: JSON.stringify({ blob: 'b'.repeat(1_000_000) }) };
     await expect(transport.send(d)).resolves.toEqual({ ok: true });
-    expect(logger.at('debug')[0]!.meta).toMatchObject({ event_id: d.event.event_id, seq: 3, body: d.body });
+    expect(logger.at('debug')[0]!.meta).toMatchObject({
+      event_id: d.event.event_id,
+      seq: 3,
+      bytes: d.body.length,
+    });
+    expect(JSON.stringify(logger.entries).length).toBeLessThan(1000);
     await expect(transport.close()).resolves.toBeUndefined();
     await expect(new NoopEventTransport().send(d)).resolves.toEqual({ ok: true });
   });

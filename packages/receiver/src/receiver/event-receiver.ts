@@ -1,5 +1,4 @@
 import { ContractValidationError, parseTaskEvent, type TaskEvent } from '@robot-mcp-kit/core';
-import { DedupeCache } from './dedupe-cache.js';
 import { createNodeHandler, type NodeHttpHandler } from './node-http.handler.js';
 import { type ResolvedOptions, resolveOptions } from './receiver.options.js';
 import { responses } from './receiver.responses.js';
@@ -33,16 +32,23 @@ export class EventReceiver {
   /** A plain node:http request handler: `http.createServer(receiver.handler)`. */
   readonly handler: NodeHttpHandler;
   private readonly options: ResolvedOptions;
-  private readonly dedupe: DedupeCache;
   private readonly tracker: SeqTracker;
-  private readonly counts = { requests: 0, delivered: 0, duplicates: 0, failed: 0, gaps: 0, late: 0 };
+  private readonly counts = {
+    requests: 0,
+    delivered: 0,
+    duplicates: 0,
+    failed: 0,
+    gaps: 0,
+    late: 0,
+    dedupeFull: 0,
+  };
+  private lastFullWarnAt = Number.NEGATIVE_INFINITY;
   private readonly byStatus: Record<number, number> = {};
   private closed = false;
 
   constructor(options: EventReceiverOptions) {
     this.options = resolveOptions(options);
     const { clock, logger } = this.options;
-    this.dedupe = new DedupeCache(this.options.dedupeTtlMs, this.options.dedupeMax, clock);
     this.tracker = new SeqTracker({
       deliver: (event, late) => this.deliver(event, late),
       reportGap: (gap) => this.reportGap(gap),
@@ -99,7 +105,8 @@ export class EventReceiver {
       ...this.counts,
       held: this.tracker.held,
       trackedTasks: this.tracker.size,
-      remembered: this.dedupe.size,
+      remembered: this.options.dedupe.size,
+      coalesced: this.tracker.coalesced,
       byStatus: { ...this.byStatus },
     };
   }
@@ -165,7 +172,8 @@ export class EventReceiver {
 
   private async dedupeAndDeliver(event: TaskEvent): Promise<ReceiverResponse> {
     const meta = { server: event.server, task_id: event.task_id, event_id: event.event_id, seq: event.seq };
-    const claim = this.dedupe.claim(`${event.server}\u0000${event.event_id}`);
+    const claim = await this.options.dedupe.claim(`${event.server}\u0000${event.event_id}`);
+    if (claim.state === 'full') return this.refuseFull(claim.retryAfterS, meta);
     if (claim.state === 'seen' || (claim.state === 'in_flight' && (await claim.outcome))) {
       this.counts.duplicates += 1;
       this.options.logger.debug('duplicate event answered without delivery', meta);
@@ -173,8 +181,22 @@ export class EventReceiver {
     }
     if (claim.state === 'in_flight') return responses.deliveryFailed();
     const outcome: Outcome = await this.tracker.submit(event);
-    claim.settle(outcome.delivered);
+    await claim.settle(outcome.delivered);
     return outcome.delivered ? responses.accepted() : responses.deliveryFailed();
+  }
+
+  /** 503 + Retry-After: the dedupe store cannot take another id without forgetting a live one. */
+  private refuseFull(retryAfterS: number, meta: Record<string, unknown>): ReceiverResponse {
+    this.counts.dedupeFull += 1;
+    const now = this.options.clock.now();
+    if (now - this.lastFullWarnAt >= 10_000) {
+      this.lastFullWarnAt = now;
+      this.options.logger.warn(
+        'dedupe store full of ids inside the replay window: refusing events with 503 (raise dedupe.maxBytes / dedupe.max)',
+        { ...meta, retry_after_s: retryAfterS, refused_so_far: this.counts.dedupeFull },
+      );
+    }
+    return responses.dedupeFull(retryAfterS);
   }
 
   private async deliver(event: TaskEvent, late: boolean): Promise<Outcome> {

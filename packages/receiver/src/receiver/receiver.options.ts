@@ -1,4 +1,6 @@
 import { type Clock, ConfigError, type Logger, silentLogger, systemClock } from '@robot-mcp-kit/core';
+import { type DedupeStore } from './dedupe-store.port.js';
+import { InMemoryDedupeStore } from './in-memory-dedupe.store.js';
 import { type EventHandler, type EventReceiverOptions, type GapHandler } from './receiver.types.js';
 
 /** Default `maxBodyBytes`: 1 MiB. */
@@ -7,7 +9,12 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_SKEW_S = 300;
 /** Default dedupe TTL: well past the poster's 10-minute retry cap. */
 export const DEFAULT_DEDUPE_TTL_S = 3600;
-export const DEFAULT_DEDUPE_MAX = 10_000;
+/** Default most event_ids remembered (the byte budget usually binds first). */
+export const DEFAULT_DEDUPE_MAX = 1_000_000;
+/** Default byte budget of the event_id memory: 64 MiB (~350,000 ids). */
+export const DEFAULT_DEDUPE_MAX_BYTES = 64 * 1024 * 1024;
+/** Kept on top of the replay window (2 × maxSkewS) before an id may be forgotten for room. */
+export const DEDUPE_MARGIN_S = 60;
 export const DEFAULT_MAX_TASKS = 10_000;
 export const DEFAULT_FINISHED_TTL_S = 600;
 
@@ -18,8 +25,7 @@ export interface ResolvedOptions {
   readonly onGap: GapHandler | undefined;
   readonly maxSkewS: number;
   readonly maxBodyBytes: number;
-  readonly dedupeTtlMs: number;
-  readonly dedupeMax: number;
+  readonly dedupe: DedupeStore;
   readonly holdMs: number | undefined;
   readonly maxTasks: number;
   readonly finishedTtlMs: number;
@@ -35,31 +41,61 @@ export function resolveOptions(options: EventReceiverOptions): ResolvedOptions {
   if (options.onGap !== undefined && typeof options.onGap !== 'function') {
     throw new ConfigError('onGap', 'must be a function (gap) => void, or left out');
   }
+  const maxSkewS = positive('maxSkewS', options.maxSkewS, DEFAULT_MAX_SKEW_S);
+  const logger = (options.logger ?? silentLogger).child({ component: 'event-receiver' });
+  const clock = options.clock ?? systemClock;
   const resolved: ResolvedOptions = {
     secrets: resolveSecrets(options.secrets),
     onEvent: options.onEvent,
     onGap: options.onGap,
-    maxSkewS: positive('maxSkewS', options.maxSkewS, DEFAULT_MAX_SKEW_S),
+    maxSkewS,
     maxBodyBytes: positiveInt('maxBodyBytes', options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES),
-    dedupeTtlMs: positive('dedupe.ttlS', options.dedupe?.ttlS, DEFAULT_DEDUPE_TTL_S) * 1000,
-    dedupeMax: positiveInt('dedupe.max', options.dedupe?.max, DEFAULT_DEDUPE_MAX),
+    dedupe: resolveDedupe(options.dedupe, maxSkewS, clock, logger),
     holdMs: options.inOrder ? positive('inOrder.holdMs', options.inOrder.holdMs, Number.NaN) : undefined,
     maxTasks: positiveInt('tracking.maxTasks', options.tracking?.maxTasks, DEFAULT_MAX_TASKS),
     finishedTtlMs:
       positive('tracking.finishedTtlS', options.tracking?.finishedTtlS, DEFAULT_FINISHED_TTL_S) * 1000,
-    logger: (options.logger ?? silentLogger).child({ component: 'event-receiver' }),
-    clock: options.clock ?? systemClock,
+    logger,
+    clock,
   };
-  if (resolved.dedupeTtlMs < 2 * resolved.maxSkewS * 1000) {
-    resolved.logger.warn(
-      'dedupe.ttlS is shorter than 2 × maxSkewS: a replayed request could be delivered twice',
+  return resolved;
+}
+
+/**
+ * The dedupe store: the one given, or an {@link InMemoryDedupeStore} that never forgets an id
+ * inside the replay window (2 × maxSkewS + 60 s), whatever `ttlS` says.
+ */
+function resolveDedupe(
+  options: EventReceiverOptions['dedupe'],
+  maxSkewS: number,
+  clock: Clock,
+  logger: Logger,
+): DedupeStore {
+  const store = options?.store;
+  if (store !== undefined) {
+    if (typeof store?.claim !== 'function') {
+      throw new ConfigError('dedupe.store', 'must be a DedupeStore (an object with claim(key)), or left out');
+    }
+    return store;
+  }
+  const ttlMs = positive('dedupe.ttlS', options?.ttlS, DEFAULT_DEDUPE_TTL_S) * 1000;
+  const protectMs = (2 * maxSkewS + DEDUPE_MARGIN_S) * 1000;
+  if (ttlMs < protectMs) {
+    logger.warn(
+      'dedupe.ttlS is shorter than 2 × maxSkewS + 60 s: ids are kept that long anyway, so that a replay is never delivered twice',
       {
-        dedupe_ttl_s: resolved.dedupeTtlMs / 1000,
-        max_skew_s: resolved.maxSkewS,
+        dedupe_ttl_s: ttlMs / 1000,
+        max_skew_s: maxSkewS,
       },
     );
   }
-  return resolved;
+  return new InMemoryDedupeStore({
+    ttlMs: Math.max(ttlMs, protectMs),
+    protectMs,
+    maxEntries: positiveInt('dedupe.max', options?.max, DEFAULT_DEDUPE_MAX),
+    maxBytes: positiveInt('dedupe.maxBytes', options?.maxBytes, DEFAULT_DEDUPE_MAX_BYTES),
+    clock,
+  });
 }
 
 function resolveSecrets(secrets: EventReceiverOptions['secrets'] | undefined): ReadonlyMap<string, string> {

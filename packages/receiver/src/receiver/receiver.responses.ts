@@ -34,4 +34,6 @@ export const responses = {
       reason: 'body_already_read: mount the event receiver before any body parser',
     }),
   closing: (): ReceiverResponse => answer(503, { error: 'closing' }, { 'retry-after': '1' }),
+  dedupeFull: (retryAfterS: number): ReceiverResponse =>
+    answer(503, { error: 'dedupe_full' }, { 'retry-after': String(retryAfterS) }),
 };

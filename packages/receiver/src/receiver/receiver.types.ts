@@ -1,3 +1,4 @@
+import { type DedupeStore } from './dedupe-store.port.js';
 import { type Clock, type Logger, type TaskEvent } from '@robot-mcp-kit/core';
 
 /** Request headers as node:http, Express and Fastify expose them (lower-case names). */
@@ -62,8 +63,14 @@ export interface EventReceiverOptions {
   maxSkewS?: number;
   /** Largest accepted body (default 1 MiB); larger requests get 413 and are not read further. */
   maxBodyBytes?: number;
-  /** The `event_id` memory: entries expire after `ttlS` (default 3600), at most `max` (default 10 000). */
-  dedupe?: { ttlS?: number; max?: number };
+  /**
+   * The `event_id` memory. Ids are kept `ttlS` (default 3600) and never forgotten inside the
+   * replay window (2 × `maxSkewS` + 60 s); at most `max` ids (default 1,000,000) and `maxBytes`
+   * (default 64 MiB). When full of ids still inside the window, new events get 503 with
+   * `Retry-After` (the poster retries) instead. `store` replaces the in-memory store (e.g. a
+   * shared one); the other fields are then unused.
+   */
+  dedupe?: { ttlS?: number; max?: number; maxBytes?: number; store?: DedupeStore };
   /**
    * In-order mode: an event that arrives before the ones it follows is held up to `holdMs`
    * for them, then delivered with the gap reported. Off by default (events are delivered as
@@ -106,6 +113,10 @@ export interface ReceiverStats {
   trackedTasks: number;
   /** event_ids remembered for dedupe. */
   remembered: number;
+  /** Events refused with 503 because the dedupe store was full of ids it may not forget yet. */
+  dedupeFull: number;
+  /** Seqs reported as coalesced by a poster under overload (not counted as gaps). */
+  coalesced: number;
   /** Number of answers by HTTP status. */
   byStatus: Record<number, number>;
 }

@@ -1,4 +1,5 @@
 import { type Clock, type Logger, type TaskEvent, type TimerHandle } from '@robot-mcp-kit/core';
+import { coalescedSeqsOf, skipCoalesced } from './coalesced-seqs.js';
 import { type SeqGap, type TrackedTask } from './receiver.types.js';
 
 /** What became of one event handed to the tracker. */
@@ -55,6 +56,7 @@ export class SeqTracker {
   /** Finished task keys → when to forget them; insertion order is finishing order. */
   private readonly finished = new Map<string, number>();
   private heldCount = 0;
+  private coalescedCount = 0;
 
   constructor(private readonly options: SeqTrackerOptions) {}
 
@@ -64,6 +66,11 @@ export class SeqTracker {
 
   get size(): number {
     return this.tasks.size;
+  }
+
+  /** Seqs accounted for by coalescing markers instead of being reported as gaps. */
+  get coalesced(): number {
+    return this.coalescedCount;
   }
 
   /** Tasks seen and not seen finishing, for reconciliation. */
@@ -101,12 +108,13 @@ export class SeqTracker {
       done(await this.options.deliver(event, true));
       return;
     }
-    if (seq > track.highest + 1) {
+    const expected = this.expectedFor(track, event);
+    if (seq > expected) {
       if (this.options.holdMs !== undefined) {
         this.hold(track, { event, done }, this.options.holdMs);
         return;
       }
-      this.reportGap(track, seq);
+      this.reportGap(track, seq, expected);
     }
     done(await this.deliverNext(track, event));
     if (track.held.length > 0) await this.drain(track, false);
@@ -133,14 +141,15 @@ export class SeqTracker {
     while (track.held.length > 0) {
       const next = track.held[0] as HeldEvent;
       const { seq } = next.event;
-      if (!force && seq > track.highest + 1) break;
+      if (!force && seq > this.expectedFor(track, next.event)) break;
       track.held.shift();
       this.heldCount -= 1;
       if (seq <= track.highest) {
         next.done(await this.options.deliver(next.event, true));
         continue;
       }
-      if (seq > track.highest + 1) this.reportGap(track, seq);
+      const expected = this.expectedFor(track, next.event);
+      if (seq > expected) this.reportGap(track, seq, expected);
       next.done(await this.deliverNext(track, next.event));
     }
     if (track.held.length === 0 && track.holdTimer !== undefined) {
@@ -149,9 +158,20 @@ export class SeqTracker {
     }
   }
 
+  /**
+   * The seq `event` must have to follow on without a gap: one past the highest delivered, or
+   * past the seqs its coalescing marker names right after that (docs/contract.md).
+   */
+  private expectedFor(track: TaskTrack, event: TaskEvent): number {
+    const ranges = coalescedSeqsOf(event);
+    return ranges ? skipCoalesced(track.highest, ranges).through + 1 : track.highest + 1;
+  }
+
   private async deliverNext(track: TaskTrack, event: TaskEvent): Promise<Outcome> {
     const outcome = await this.options.deliver(event, false);
     if (outcome.delivered) {
+      const ranges = coalescedSeqsOf(event);
+      if (ranges) this.coalescedCount += countNew(ranges, track.highest, event.seq);
       track.highest = Math.max(track.highest, event.seq);
       track.gapReportedThrough = Math.max(track.gapReportedThrough, event.seq);
       if (TERMINAL_TYPES.has(event.type)) this.markFinished(track);
@@ -159,10 +179,10 @@ export class SeqTracker {
     return outcome;
   }
 
-  private reportGap(track: TaskTrack, got: number): void {
+  private reportGap(track: TaskTrack, got: number, expected: number): void {
     if (got - 1 <= track.gapReportedThrough) return;
     track.gapReportedThrough = got - 1;
-    this.options.reportGap({ task_id: track.taskId, server: track.server, expected: track.highest + 1, got });
+    this.options.reportGap({ task_id: track.taskId, server: track.server, expected, got });
   }
 
   private enqueue(track: TaskTrack, job: () => Promise<void>): void {
@@ -229,6 +249,17 @@ export class SeqTracker {
       left -= 1;
     }
   }
+}
+
+/** Seqs of `ranges` above `highest` and below `seq`: the ones the marker newly accounts for. */
+function countNew(ranges: readonly [number, number][], highest: number, seq: number): number {
+  let count = 0;
+  for (const [from, to] of ranges) {
+    const a = Math.max(from, highest + 1);
+    const b = Math.min(to, seq - 1);
+    if (b >= a) count += b - a + 1;
+  }
+  return count;
 }
 
 function isIdle(track: TaskTrack): boolean {

@@ -5,7 +5,12 @@ import {
   MemoryLogger,
   type TaskEvent,
 } from '@robot-mcp-kit/core';
-import { createEventReceiver, type EventReceiver } from '@robot-mcp-kit/receiver';
+import {
+  type DedupeStore,
+  type EventReceiver,
+  InMemoryDedupeStore,
+  createEventReceiver,
+} from '@robot-mcp-kit/receiver';
 import {
   type Running,
   SECRET,
@@ -14,6 +19,7 @@ import {
   listen,
   makeEvent,
   postEvent,
+  send,
   signedHeaders,
   waitFor,
 } from '../receiver-test.helpers.js';
@@ -26,7 +32,7 @@ describe('event receiver dedupe', () => {
   let refuse: (event: TaskEvent) => boolean;
   let gate: Promise<void> | undefined;
 
-  const start = async (dedupe?: { ttlS?: number; max?: number }): Promise<void> => {
+  const start = async (dedupe?: { ttlS?: number; max?: number; store?: DedupeStore }): Promise<void> => {
     receiver = createEventReceiver({
       secrets: SECRETS,
       onEvent: async (event) => {
@@ -160,10 +166,10 @@ describe('event receiver dedupe', () => {
   });
 
   it('forgets an event_id after the TTL', async () => {
-    await start({ ttlS: 600 });
+    await start({ ttlS: 1000 });
     const event = makeEvent();
     await postEvent(server.url, event, { nowMs: clock.now() });
-    await clock.advance(599_000);
+    await clock.advance(999_000);
     expect((await postEvent(server.url, event, { nowMs: clock.now() })).json).toEqual({
       ok: true,
       duplicate: true,
@@ -173,17 +179,89 @@ describe('event receiver dedupe', () => {
     expect(calls).toHaveLength(2);
   });
 
-  it('remembers at most `max` event_ids, oldest out first', async () => {
-    await start({ max: 3 });
-    const events = [1, 2, 3, 4].map((seq) => makeEvent({ seq }));
-    for (const event of events) await postEvent(server.url, event, { nowMs: clock.now() });
-    expect(receiver.stats().remembered).toBe(3);
-    expect((await postEvent(server.url, events[3] as TaskEvent, { nowMs: clock.now() })).json).toMatchObject({
+  it('keeps an id for the whole replay window (2 x maxSkewS + 60 s) even with a shorter TTL', async () => {
+    await start({ ttlS: 60 });
+    const event = makeEvent();
+    await postEvent(server.url, event, { nowMs: clock.now() });
+    await clock.advance(659_000);
+    expect((await postEvent(server.url, event, { nowMs: clock.now() })).json).toMatchObject({
       duplicate: true,
     });
-    expect((await postEvent(server.url, events[0] as TaskEvent, { nowMs: clock.now() })).json).toEqual({
-      ok: true,
+    await clock.advance(2_000);
+    expect((await postEvent(server.url, event, { nowMs: clock.now() })).json).toEqual({ ok: true });
+  });
+
+  it('refuses a new event with 503 + Retry-After when full of ids inside the replay window', async () => {
+    await start({ max: 3 });
+    const events = [1, 2, 3, 4].map((seq) => makeEvent({ seq }));
+    for (const event of events.slice(0, 3)) await postEvent(server.url, event, { nowMs: clock.now() });
+    expect(receiver.stats().remembered).toBe(3);
+    const refused = await postEvent(server.url, events[3] as TaskEvent, { nowMs: clock.now() });
+    expect(refused.status).toBe(503);
+    expect(refused.json).toEqual({ error: 'dedupe_full' });
+    expect(refused.headers['retry-after']).toBe('660');
+    // Nothing was forgotten: a replay of the first is still a duplicate.
+    expect((await postEvent(server.url, events[0] as TaskEvent, { nowMs: clock.now() })).json).toMatchObject({
+      duplicate: true,
     });
+    expect(calls).toHaveLength(3);
+    // Once the oldest id is past the window it makes room, and the retry is delivered.
+    await clock.advance(660_000);
+    const retried = await postEvent(server.url, events[3] as TaskEvent, { nowMs: clock.now() });
+    expect(retried.json).toEqual({ ok: true });
+    expect(receiver.stats()).toMatchObject({ dedupeFull: 1, remembered: 3 });
+  });
+
+  it('delivers a replay once even after 10,050 other events (issue 13.7)', async () => {
+    await start();
+    const captured = makeEvent({ task_id: 'slee-captur' });
+    const body = JSON.stringify(captured);
+    const headers = signedHeaders(body, { nowMs: clock.now() });
+    expect((await send(server.url, { body, headers })).json).toEqual({ ok: true });
+    for (let i = 0; i < 10_050; i += 1) {
+      const other = JSON.stringify(makeEvent({ task_id: `slee-${i.toString(16).padStart(6, '0')}` }));
+      const answer = await receiver.receive({
+        method: 'POST',
+        headers: signedHeaders(other, { nowMs: clock.now() }),
+        body: Buffer.from(other),
+      });
+      expect(answer.status).toBe(200);
+      if (i % 1000 === 0) await clock.advance(1000);
+    }
+    // The same captured request (same timestamp and signature), still inside the skew window.
+    const replay = await send(server.url, { body, headers });
+    expect(replay.json).toEqual({ ok: true, duplicate: true });
+    expect(calls.filter((e) => e.event_id === captured.event_id)).toHaveLength(1);
+    expect(receiver.stats()).toMatchObject({ delivered: 10_051, duplicates: 1, late: 0 });
+  });
+
+  it('takes an async DedupeStore through dedupe.store (the port a shared store implements)', async () => {
+    const inner = new InMemoryDedupeStore({
+      ttlMs: 3_600_000,
+      protectMs: 660_000,
+      maxEntries: 100,
+      maxBytes: 1 << 20,
+      clock,
+    });
+    const keys: string[] = [];
+    const store: DedupeStore = {
+      claim: async (key) => {
+        keys.push(key);
+        await new Promise((resolve) => setImmediate(resolve));
+        return inner.claim(key);
+      },
+      get size() {
+        return inner.size;
+      },
+    };
+    await start({ store });
+    const event = makeEvent();
+    expect((await postEvent(server.url, event, { nowMs: clock.now() })).json).toEqual({ ok: true });
+    expect((await postEvent(server.url, event, { nowMs: clock.now() })).json).toMatchObject({
+      duplicate: true,
+    });
+    expect(keys).toEqual([`sleeper\u0000${event.event_id}`, `sleeper\u0000${event.event_id}`]);
+    expect(receiver.stats()).toMatchObject({ delivered: 1, duplicates: 1, remembered: 1 });
   });
 
   it('keys dedupe by server and event_id', async () => {

@@ -55,6 +55,51 @@ describe('event receiver seq tracking', () => {
     await server.close();
   });
 
+  describe('coalesced progress (rvc_coalesced_seqs)', () => {
+    it('accounts for the seqs a marker names instead of reporting a gap', async () => {
+      await start();
+      await post(1);
+      await post(5, { payload: { percent: 50, rvc_coalesced_seqs: [[2, 4]] } });
+      await post(6, { type: 'task_done', payload: { result: {} } });
+      expect(gaps).toEqual([]);
+      expect(delivered.map((d) => d.seq)).toEqual([1, 5, 6]);
+      expect(receiver.stats()).toMatchObject({ gaps: 0, coalesced: 3 });
+    });
+
+    it('still reports the seqs no marker names, and ignores markers it cannot trust', async () => {
+      await start();
+      await post(1);
+      // 2 is named, 3 is not (a real loss), 4 is named: the gap starts at seq 3.
+      await post(5, {
+        type: 'trigger_fired',
+        payload: {
+          trigger: {},
+          rvc_coalesced_seqs: [
+            [2, 2],
+            [4, 4],
+          ],
+        },
+      });
+      expect(gaps).toEqual([expect.objectContaining({ expected: 3, got: 5 })]);
+      // Malformed markers and markers on terminal events name nothing.
+      await post(8, { payload: { rvc_coalesced_seqs: 'everything' } });
+      await post(10, { type: 'task_done', payload: { result: {}, rvc_coalesced_seqs: [[9, 9]] } });
+      expect(gaps.map((g) => [g.expected, g.got])).toEqual([
+        [3, 5],
+        [6, 8],
+        [9, 10],
+      ]);
+    });
+
+    it('lets an early event through once the marked event arrives (in-order mode)', async () => {
+      await start({ holdMs: 5000 });
+      await post(1);
+      await post(4, { payload: { rvc_coalesced_seqs: [[2, 3]] } });
+      expect(gaps).toEqual([]);
+      expect(delivered.map((d) => d.seq)).toEqual([1, 4]);
+    });
+  });
+
   describe('default mode (deliver as they come)', () => {
     it('reports no gap for 1, 2, 3', async () => {
       await start();

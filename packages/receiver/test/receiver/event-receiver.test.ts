@@ -315,6 +315,8 @@ describe('createEventReceiver options', () => {
     [{ secrets: SECRETS, onEvent, maxBodyBytes: 1.5 }, 'maxBodyBytes'],
     [{ secrets: SECRETS, onEvent, dedupe: { ttlS: 0 } }, 'dedupe.ttlS'],
     [{ secrets: SECRETS, onEvent, dedupe: { max: Number.NaN } }, 'dedupe.max'],
+    [{ secrets: SECRETS, onEvent, dedupe: { maxBytes: 0.5 } }, 'dedupe.maxBytes'],
+    [{ secrets: SECRETS, onEvent, dedupe: { store: {} } }, 'dedupe.store'],
     [{ secrets: SECRETS, onEvent, inOrder: {} }, 'inOrder.holdMs'],
     [{ secrets: SECRETS, onEvent, tracking: { maxTasks: 0 } }, 'tracking.maxTasks'],
   ])('rejects %j naming %s', (options, variable) => {

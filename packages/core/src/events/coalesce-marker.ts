@@ -1,0 +1,73 @@
+import { type TaskEvent } from '../models/task-event.model.js';
+
+/**
+ * The payload key of a progress event that stands for earlier progress events of its task which
+ * were coalesced away under overload (docs/contract.md, "Coalesced progress"): inclusive
+ * `[from, to]` seq ranges, ascending, all below the event's own seq.
+ */
+export const COALESCED_SEQS_KEY = 'rvc_coalesced_seqs';
+
+/** Inclusive, ascending, non-overlapping `[from, to]` seq ranges. */
+export type SeqRanges = [number, number][];
+
+/**
+ * Most ranges one marker carries. Older ranges beyond it are forgotten, so the receiver reports
+ * them as a gap (over-reporting is safe: it reconciles; a marker never claims a seq it may not).
+ */
+export const MAX_MARKER_RANGES = 32;
+
+/** `ranges` with `more` merged in (both sorted), adjacent ranges joined, the newest kept. */
+export function mergeRanges(ranges: SeqRanges | undefined, more: SeqRanges | undefined): SeqRanges {
+  const all = [...(ranges ?? []), ...(more ?? [])].sort((a, b) => a[0] - b[0]);
+  const merged: SeqRanges = [];
+  for (const [from, to] of all) {
+    const last = merged.at(-1);
+    if (last && from <= last[1] + 1) last[1] = Math.max(last[1], to);
+    else merged.push([from, to]);
+  }
+  return merged.length > MAX_MARKER_RANGES ? merged.slice(-MAX_MARKER_RANGES) : merged;
+}
+
+/** A copy of a progress event whose payload carries `ranges` as its coalescing marker. */
+export function withMarker(event: TaskEvent, ranges: SeqRanges): TaskEvent {
+  const payload = { ...event.payload, [COALESCED_SEQS_KEY]: ranges.map(([a, b]) => [a, b]) };
+  return Object.assign(Object.create(Object.getPrototypeOf(event) as object) as TaskEvent, event, {
+    payload,
+  });
+}
+
+/**
+ * Coalesced progress seqs of tasks that have no waiting progress event to carry them yet; the
+ * next progress event posted for the task takes them. Bounded: at most `maxTasks` tasks (the
+ * oldest are forgotten, which only makes the receiver report a gap), and a task's terminal
+ * event clears it (no progress follows one).
+ */
+export class CoalesceLedger {
+  private readonly pending = new Map<string, SeqRanges>();
+
+  constructor(private readonly maxTasks: number) {}
+
+  get size(): number {
+    return this.pending.size;
+  }
+
+  add(taskId: string, ranges: SeqRanges): void {
+    const merged = mergeRanges(this.pending.get(taskId), ranges);
+    this.pending.delete(taskId);
+    this.pending.set(taskId, merged);
+    if (this.pending.size <= this.maxTasks) return;
+    const oldest = this.pending.keys().next().value;
+    if (oldest !== undefined) this.pending.delete(oldest);
+  }
+
+  /** Removes and returns the ranges pending for `taskId`. */
+  take(taskId: string): SeqRanges | undefined {
+    const ranges = this.pending.get(taskId);
+    if (ranges) this.pending.delete(taskId);
+    return ranges;
+  }
+
+  forget(taskId: string): void {
+    this.pending.delete(taskId);
+  }
+}

@@ -1,0 +1,191 @@
+import { type Clock, type TimerHandle } from '../clock/clock.port.js';
+import { type LogMeta } from '../logging/logger.js';
+import { errorText, idsOf } from './delivery-log.js';
+import { Fifo, type QueuedEvent } from './event-queue.js';
+import { type DeliveryOutcome, type EventTransport } from './event.types.js';
+import { retryDelay } from './poster-options.js';
+import { type PosterQueue } from './poster-queue.js';
+
+interface Lane {
+  readonly index: number;
+  /** The event being sent or waiting for its next retry. */
+  head: QueuedEvent | undefined;
+  timer: TimerHandle | undefined;
+  kickPending: boolean;
+}
+
+/** What the scheduler reports back to the poster. */
+export interface SchedulerHooks {
+  delivered(entry: QueuedEvent): void;
+  /** The lane head gave up (retry cap, or an internal error). */
+  gaveUp(entry: QueuedEvent): void;
+  retried(): void;
+  log(level: 'error' | 'warn' | 'debug', message: string, meta: LogMeta): void;
+}
+
+export interface SchedulerOptions {
+  readonly lanes: number;
+  readonly maxInFlight: number;
+  readonly schedule: { retryDelaysMs: readonly number[]; retryEveryMs: number };
+  readonly transport: EventTransport;
+  readonly clock: Clock;
+  readonly queue: PosterQueue;
+  readonly hooks: SchedulerHooks;
+}
+
+/**
+ * Sends the queued events: one at a time per lane, in order, at most `maxInFlight` sends at
+ * once (a lane waiting for its retry holds no send slot), with the retry schedule of spec §3.1.
+ */
+export class LaneScheduler {
+  private readonly lanes: Lane[];
+  /** Attempts waiting for a send slot, in the order they became ready. */
+  private readonly slotWaiters = new Fifo<() => void>();
+  private inFlight = 0;
+  private stopped = false;
+
+  constructor(private readonly options: SchedulerOptions) {
+    this.lanes = Array.from({ length: options.lanes }, (_, index) => ({
+      index,
+      head: undefined,
+      timer: undefined,
+      kickPending: false,
+    }));
+  }
+
+  /** Starts the lane on a microtask if it is idle, so `post()` never runs a send itself. */
+  kick(laneIndex: number): void {
+    const lane = this.lanes[laneIndex];
+    if (!lane || lane.head || lane.kickPending || this.stopped) return;
+    lane.kickPending = true;
+    queueMicrotask(() => {
+      lane.kickPending = false;
+      this.next(lane);
+    });
+  }
+
+  /** Stops every lane: timers cleared, waiting attempts forgotten. */
+  stop(): void {
+    this.stopped = true;
+    for (const lane of this.lanes) this.clearTimer(lane);
+    this.slotWaiters.drain();
+  }
+
+  /** Abandons every lane head (aclose deadline); returns them. */
+  abandonHeads(): QueuedEvent[] {
+    const heads: QueuedEvent[] = [];
+    for (const lane of this.lanes) {
+      this.clearTimer(lane);
+      if (!lane.head) continue;
+      lane.head.state = 'abandoned';
+      heads.push(lane.head);
+      lane.head = undefined;
+    }
+    return heads;
+  }
+
+  private next(lane: Lane): void {
+    if (lane.head || this.stopped) return;
+    for (;;) {
+      const entry = this.options.queue.take(lane.index);
+      if (!entry) return;
+      entry.state = 'inflight';
+      if (this.options.clock.now() > entry.deadline) {
+        entry.lastError ??= 'not attempted: the queue was behind';
+        this.options.hooks.gaveUp(entry);
+        continue;
+      }
+      lane.head = entry;
+      this.attempt(lane, entry);
+      return;
+    }
+  }
+
+  private attempt(lane: Lane, entry: QueuedEvent): void {
+    if (entry.state !== 'inflight' || this.stopped) return; // abandoned while it waited for a slot
+    if (this.inFlight >= this.options.maxInFlight) {
+      this.slotWaiters.push(() => this.attempt(lane, entry));
+      return;
+    }
+    this.inFlight += 1;
+    entry.attempts += 1;
+    this.send(entry)
+      .then((outcome) => {
+        this.releaseSlot();
+        this.settle(lane, entry, outcome);
+      })
+      .catch((err: unknown) => {
+        // Only reachable if a custom clock throws; give the event up and keep the lane moving.
+        this.options.hooks.log('error', 'event poster internal error', {
+          ...idsOf(entry.event),
+          error: errorText(err),
+        });
+        if (lane.head !== entry) return;
+        lane.head = undefined;
+        this.options.hooks.gaveUp(entry);
+        this.kick(lane.index);
+      });
+  }
+
+  /** Frees a send slot and hands it to the attempts that have waited longest for one. */
+  private releaseSlot(): void {
+    this.inFlight -= 1;
+    while (this.inFlight < this.options.maxInFlight) {
+      const waiter = this.slotWaiters.shift();
+      if (!waiter) return;
+      waiter();
+    }
+  }
+
+  private async send(entry: QueuedEvent): Promise<DeliveryOutcome> {
+    try {
+      const outcome = await this.options.transport.send({
+        event: entry.event,
+        body: entry.body,
+        attempt: entry.attempts,
+      });
+      if (outcome && typeof outcome === 'object' && typeof outcome.ok === 'boolean') return outcome;
+      return { ok: false, error: 'transport returned no outcome' };
+    } catch (err) {
+      return { ok: false, error: `transport threw: ${errorText(err)}` };
+    }
+  }
+
+  private settle(lane: Lane, entry: QueuedEvent, outcome: DeliveryOutcome): void {
+    if (entry.state !== 'inflight') return; // abandoned by aclose()
+    if (outcome.ok) {
+      lane.head = undefined;
+      this.options.hooks.delivered(entry);
+      this.next(lane);
+      return;
+    }
+    entry.lastError = outcome.error;
+    const { clock, schedule, hooks } = this.options;
+    const now = clock.now();
+    if (now >= entry.deadline || this.stopped) {
+      lane.head = undefined;
+      hooks.gaveUp(entry);
+      this.next(lane);
+      return;
+    }
+    const delay = retryDelay(schedule, entry.attempts, outcome.retryAfterMs);
+    const wait = Math.min(now + delay, entry.deadline) - now;
+    hooks.retried();
+    hooks.log(entry.attempts === 1 ? 'warn' : 'debug', 'event delivery failed; will retry', {
+      ...idsOf(entry.event),
+      attempt: entry.attempts,
+      status: outcome.status,
+      error: outcome.error,
+      retry_in_ms: wait,
+    });
+    lane.timer = clock.setTimeout(() => {
+      lane.timer = undefined;
+      if (entry.state === 'inflight' && !this.stopped) this.attempt(lane, entry);
+    }, wait);
+  }
+
+  private clearTimer(lane: Lane): void {
+    if (lane.timer !== undefined) this.options.clock.clearTimeout(lane.timer);
+    lane.timer = undefined;
+  }
+}
