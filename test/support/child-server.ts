@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isAlive, listeningUrl, reap, requireBuilt } from './processes.js';
-import { until } from './until.js';
+import { until, waitFor } from './until.js';
 
 export { exitOf, isAlive } from './processes.js';
 
@@ -113,4 +113,23 @@ export async function callJson(
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   expect(result.isError).toBeFalsy();
   return JSON.parse((result.content[0] as { text: string }).text) as Record<string, unknown>;
+}
+
+/**
+ * Polls `get_task` until the task is no longer running and returns its last state (a deadline only
+ * as a safety net: the task's own duration decides when it ends, however loaded the machine is).
+ */
+export async function waitUntilTaskOver(
+  client: Client,
+  taskId: unknown,
+  limitMs = 60_000,
+): Promise<Record<string, unknown>> {
+  return waitFor(
+    `task ${String(taskId)} to finish`,
+    async () => {
+      const task = await callJson(client, 'get_task', { task_id: taskId });
+      return task.state === 'running' ? undefined : task;
+    },
+    limitMs,
+  );
 }
