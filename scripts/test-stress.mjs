@@ -42,6 +42,9 @@ function parseArgs(argv) {
   return options;
 }
 
+/** The Jest run in progress (its own process group, so that a stop reaches its workers too). */
+let current;
+
 /** Runs Jest once on `suites`; resolves with its exit code. */
 function runJest(suites) {
   const jest = join(root, 'node_modules/jest/bin/jest.js');
@@ -69,6 +72,13 @@ function startBusyLoop() {
   for (const signal of ['SIGINT', 'SIGTERM']) {
     process.once(signal, () => {
       stop();
+      if (current?.pid !== undefined) {
+        try {
+          process.kill(-current.pid, 'SIGTERM');
+        } catch {
+          // already gone
+        }
+      }
       process.exit(1);
     });
   }
