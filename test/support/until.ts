@@ -16,7 +16,8 @@ export async function turns(count = 5): Promise<void> {
 const isDone = (value: unknown): boolean => value !== undefined && value !== null && value !== false;
 
 /**
- * Polls `condition` between event-loop turns (first) and short real pauses (then) until it holds.
+ * Polls `condition` between event-loop turns (first) and short real pauses (then) until it is
+ * truthy (an async condition is awaited).
  * `what` names the condition in the failure message; pass a number instead for the old
  * `until(condition, limitMs)` form. Works with a fake clock: the first polls only yield turns.
  */
@@ -28,7 +29,11 @@ export async function until(
   const label = typeof what === 'string' ? what : 'condition';
   const limit = typeof what === 'number' ? what : limitMs;
   const started = Date.now();
-  for (let turn = 0; !isDone(await condition()); turn += 1) {
+  for (let turn = 0; ; turn += 1) {
+    // A synchronous condition is checked synchronously (no extra microtask), like the old copies did.
+    let holds = condition();
+    if (holds instanceof Promise) holds = await holds;
+    if (holds) return;
     if (Date.now() - started > limit) throw new Error(`timed out after ${limit} ms waiting for ${label}`);
     if (turn < 20) await turns(1);
     else await new Promise<void>((resolve) => setTimeout(resolve, turn < 200 ? 2 : 20));
