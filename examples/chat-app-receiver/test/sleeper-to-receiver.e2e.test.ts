@@ -147,7 +147,15 @@ describe('sleeper → receiver over HTTP', () => {
 
   it('a receiver restarted mid-task reports the gap, and reconcile gives the server’s truth', async () => {
     const before: TaskEvent[] = [];
-    const first = await startReceiver(resources, { secrets, onEvent: (event) => void before.push(event) });
+    // The first app takes exactly two events, then refuses (500) until it goes away: where the
+    // task is when the test stops it does not matter, however slow the machine is.
+    const first = await startReceiver(resources, {
+      secrets,
+      onEvent: (event) => {
+        if (before.length >= 2) throw new Error('the app is going away');
+        before.push(event);
+      },
+    });
     const sleeper = await startSleeper(resources, callback(first.url));
     const client = await connectClient(resources, sleeper.url);
     const taskId = await startSleep(client, {
