@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { Config } from 'jest';
 
 // Workspace packages resolve to their TypeScript sources, so tests never run a stale dist/.
@@ -10,7 +11,22 @@ const workspaceSources: Record<string, string> = {
   '^create-robot-mcp-server$': '<rootDir>/packages/create-robot-mcp-server/src/index.ts',
 };
 
-const config: Config = {
+/**
+ * The process-level suites: they run built examples (`dist/`, so `npm run build` first), the demo
+ * or npm itself as real child processes. They make the `process` project (`--selectProjects
+ * process`, `npm run test:process`, `npm run test:stress`); everything else is the `unit` project.
+ */
+export const PROCESS_SUITES = [
+  '<rootDir>/test/generator.integration.test.ts',
+  '<rootDir>/test/demo.test.ts',
+  '<rootDir>/test/reliability/sigterm.test.ts',
+  '<rootDir>/examples/*/test/*.e2e.test.ts',
+  '<rootDir>/examples/*/test/transports.test.ts',
+  '<rootDir>/examples/chat-app-receiver/test/server-connections.test.ts',
+  '<rootDir>/packages/server/test/features/stdio-agent.test.ts',
+];
+
+const shared: Config = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   setupFiles: ['reflect-metadata'],
@@ -21,16 +37,43 @@ const config: Config = {
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json', diagnostics: false }],
   },
-  testMatch: [
-    '<rootDir>/packages/*/test/**/*.test.ts',
-    '<rootDir>/examples/*/test/**/*.test.ts',
-    '<rootDir>/test/**/*.test.ts',
-  ],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+};
+
+const config: Config = {
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: [
+        '<rootDir>/packages/*/test/**/*.test.ts',
+        '<rootDir>/examples/*/test/**/*.test.ts',
+        '<rootDir>/test/**/*.test.ts',
+      ],
+      // Jest has no "testMatch minus"; the process suites are ignored here by their path.
+      testPathIgnorePatterns: [
+        ...shared.testPathIgnorePatterns!,
+        '/test/generator\\.integration\\.test\\.ts$',
+        '/test/demo\\.test\\.ts$',
+        '/test/reliability/sigterm\\.test\\.ts$',
+        '/examples/[^/]+/test/[^/]+\\.e2e\\.test\\.ts$',
+        '/examples/[^/]+/test/transports\\.test\\.ts$',
+        '/examples/chat-app-receiver/test/server-connections\\.test\\.ts$',
+        '/packages/server/test/features/stdio-agent\\.test\\.ts$',
+      ],
+    },
+    { ...shared, displayName: 'process', testMatch: PROCESS_SUITES },
+  ],
+  // Process-level suites mostly wait on their children: two workers even on a 2-core machine (Jest's
+  // default there is one), so they overlap with the CPU-bound unit suites.
+  maxWorkers: Math.max(2, availableParallelism()),
+  testSequencer: '<rootDir>/test/support/slow-first.sequencer.mjs',
+  reporters: ['default', '<rootDir>/test/support/slowest-suites.reporter.mjs'],
   collectCoverageFrom: ['packages/*/src/**/*.ts', 'examples/*/src/**/*.ts', '!**/*.d.ts'],
   coverageReporters: ['text-summary', 'lcov'],
   coverageThreshold: { global: { lines: 80 } },
-  testTimeout: 30000,
+  // A safety net against hangs, not a timing assertion: every wait inside a test has its own deadline.
+  testTimeout: 60_000,
 };
 
 export default config;

@@ -26,6 +26,10 @@ import { rejectionRecorder, SECRET, T0 } from './helpers/rig.js';
 // retry cap — then sees seq gaps, reconciles over MCP (get_task, list_tasks) and its view of the
 // tasks matches the capability server's truth again.
 const MIN = 60_000;
+// The first test drives 26 fake minutes of five tasks through real loopback HTTP (thousands of
+// signed round trips): CPU-bound, never waiting on real time, so on a loaded machine it is only
+// slower. Its limit is a safety net against a hang, not a timing assertion.
+const CPU_BOUND_LIMIT_MS = 5 * MIN;
 const rejections = rejectionRecorder();
 beforeAll(() => rejections.install());
 afterAll(() => rejections.remove());
@@ -178,84 +182,88 @@ afterEach(async () => {
 });
 
 describe('the app restarts mid-task', () => {
-  it('detects the seq gaps and reconciles its view back to the server truth', async () => {
-    const clock = new ManualClock(T0);
-    const port = await freePort();
-    const holder: { server?: ServerSide } = {};
-    const chat = new ChatApp(
-      port,
-      clock,
-      () => new Reconciler({ servers: { sleeper: holder.server!.client }, clock }),
-    );
-    await chat.start();
-    const server = await startServer(port, clock);
-    holder.server = server;
-    cleanup.push(
-      () => chat.stop(),
-      () => server.close(),
-    );
-    const { transport } = server;
+  it(
+    'detects the seq gaps and reconciles its view back to the server truth',
+    async () => {
+      const clock = new ManualClock(T0);
+      const port = await freePort();
+      const holder: { server?: ServerSide } = {};
+      const chat = new ChatApp(
+        port,
+        clock,
+        () => new Reconciler({ servers: { sleeper: holder.server!.client }, clock }),
+      );
+      await chat.start();
+      const server = await startServer(port, clock);
+      holder.server = server;
+      cleanup.push(
+        () => chat.stop(),
+        () => server.close(),
+      );
+      const { transport } = server;
 
-    const short = await server.start({ duration_s: 30 });
-    const failing = await server.start({ duration_s: 60, fail: true });
-    const cancelled = await server.start({ duration_s: 600 });
-    const long = await server.start({ duration_s: 25 * 60 });
-    const longer = await server.start({ duration_s: 40 * 60 });
-    await driveTo(clock, transport, T0 + 10_000);
-    await chat.settled();
-    expect([...chat.view.values()].map((r) => r.state)).toEqual(Array(5).fill('running'));
+      const short = await server.start({ duration_s: 30 });
+      const failing = await server.start({ duration_s: 60, fail: true });
+      const cancelled = await server.start({ duration_s: 600 });
+      const long = await server.start({ duration_s: 25 * 60 });
+      const longer = await server.start({ duration_s: 40 * 60 });
+      await driveTo(clock, transport, T0 + 10_000);
+      await chat.settled();
+      expect([...chat.view.values()].map((r) => r.state)).toEqual(Array(5).fill('running'));
 
-    // The app goes away for 16 minutes: the first events it misses are past the retry cap when
-    // it is back, and a cancel (which sends no event at all) happens meanwhile.
-    await chat.stop();
-    await driveTo(clock, transport, T0 + 2 * MIN);
-    const cancelledAnswer = await server.client.callTool({
-      name: 'cancel_task',
-      arguments: { task_id: cancelled },
-    });
-    expect((cancelledAnswer as CallToolResult).isError).toBeFalsy();
-    await driveTo(clock, transport, T0 + 16 * MIN + 250);
-    const truth = () => new Map(server.app.taskManager.list().map((t) => [t.task_id, t]));
-    expect(truth().get(short)!.state).toBe('succeeded');
-    expect(truth().get(failing)!.state).toBe('failed');
-    // Before the restart the app's view is stale: it believes everything still runs.
-    expect([...chat.view.values()].every((r) => r.state === 'running')).toBe(true);
-    expect(server.app.poster.stats.dropped).toBeGreaterThan(0);
-
-    // The app restarts with a fresh receiver: the next events of the long tasks show gaps.
-    await chat.start();
-    await driveTo(clock, transport, T0 + 17 * MIN);
-    await chat.settled();
-    const gapped = new Set(chat.gaps.map((g) => g.task_id));
-    expect(gapped).toEqual(new Set([long, longer]));
-    expect(chat.gaps.every((g) => g.expected === 1 && g.got > 1)).toBe(true);
-    expect(chat.reconciliations).toBeGreaterThanOrEqual(1);
-
-    // Reconciliation brought the view back to the truth, for every task the server knows.
-    const now = truth();
-    for (const [id, info] of now) {
-      const row = chat.view.get(id);
-      expect({ id, state: row?.state, code: row?.error_code }).toEqual({
-        id,
-        state: info.state,
-        code: info.failure?.error_code,
+      // The app goes away for 16 minutes: the first events it misses are past the retry cap when
+      // it is back, and a cancel (which sends no event at all) happens meanwhile.
+      await chat.stop();
+      await driveTo(clock, transport, T0 + 2 * MIN);
+      const cancelledAnswer = await server.client.callTool({
+        name: 'cancel_task',
+        arguments: { task_id: cancelled },
       });
-    }
-    expect(chat.view.get(failing)).toMatchObject({ state: 'failed', error_code: 'FAKE_FAILURE' });
-    expect(chat.view.get(cancelled)!.state).toBe('cancelled');
-    figure('app restart', {
-      events_dropped_while_down: server.app.poster.stats.dropped,
-      gaps: chat.gaps.length,
-      reconciliations: chat.reconciliations,
-      tasks_matching_truth: now.size,
-    });
+      expect((cancelledAnswer as CallToolResult).isError).toBeFalsy();
+      await driveTo(clock, transport, T0 + 16 * MIN + 250);
+      const truth = () => new Map(server.app.taskManager.list().map((t) => [t.task_id, t]));
+      expect(truth().get(short)!.state).toBe('succeeded');
+      expect(truth().get(failing)!.state).toBe('failed');
+      // Before the restart the app's view is stale: it believes everything still runs.
+      expect([...chat.view.values()].every((r) => r.state === 'running')).toBe(true);
+      expect(server.app.poster.stats.dropped).toBeGreaterThan(0);
 
-    // And events keep it true from there: the long task ends, the app hears it.
-    await driveTo(clock, transport, T0 + 26 * MIN);
-    expect(server.app.taskManager.get(long)!.state).toBe('succeeded');
-    expect(chat.view.get(long)!.state).toBe('succeeded');
-    expect(chat.view.get(longer)!.state).toBe('running');
-  });
+      // The app restarts with a fresh receiver: the next events of the long tasks show gaps.
+      await chat.start();
+      await driveTo(clock, transport, T0 + 17 * MIN);
+      await chat.settled();
+      const gapped = new Set(chat.gaps.map((g) => g.task_id));
+      expect(gapped).toEqual(new Set([long, longer]));
+      expect(chat.gaps.every((g) => g.expected === 1 && g.got > 1)).toBe(true);
+      expect(chat.reconciliations).toBeGreaterThanOrEqual(1);
+
+      // Reconciliation brought the view back to the truth, for every task the server knows.
+      const now = truth();
+      for (const [id, info] of now) {
+        const row = chat.view.get(id);
+        expect({ id, state: row?.state, code: row?.error_code }).toEqual({
+          id,
+          state: info.state,
+          code: info.failure?.error_code,
+        });
+      }
+      expect(chat.view.get(failing)).toMatchObject({ state: 'failed', error_code: 'FAKE_FAILURE' });
+      expect(chat.view.get(cancelled)!.state).toBe('cancelled');
+      figure('app restart', {
+        events_dropped_while_down: server.app.poster.stats.dropped,
+        gaps: chat.gaps.length,
+        reconciliations: chat.reconciliations,
+        tasks_matching_truth: now.size,
+      });
+
+      // And events keep it true from there: the long task ends, the app hears it.
+      await driveTo(clock, transport, T0 + 26 * MIN);
+      expect(server.app.taskManager.get(long)!.state).toBe('succeeded');
+      expect(chat.view.get(long)!.state).toBe('succeeded');
+      expect(chat.view.get(longer)!.state).toBe('running');
+    },
+    CPU_BOUND_LIMIT_MS,
+  );
 
   it('the server restarts instead: tasks it lost are reported SERVER_RESTARTED', async () => {
     const clock = new ManualClock(T0);

@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { freePort, listeningUrl, reap } from '../support/processes.js';
 import { figure } from './helpers/drive.js';
 
 // The built sleeper as a real process (needs `npm run build`): 1,000 running tasks, the app's
@@ -24,16 +24,11 @@ beforeAll(() => {
 });
 afterAll(async () => {
   await client?.close().catch(() => undefined);
-  if (child && child.exitCode === null) child.kill('SIGKILL');
+  if (child) await reap(child);
 });
 
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
+/** A port the OS just handed out and nothing listens on any more: connections are refused. */
+const closedPort = freePort;
 
 interface LogLine {
   level: string;
@@ -73,31 +68,33 @@ describe('SIGTERM with 1,000 running tasks and the receiver down', () => {
     const exited = new Promise<{ code: number | null; signal: string | null; at: number }>((resolve) =>
       child!.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
     );
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no listening line in: ${stderr}`)), 15_000);
-      const onData = () => {
-        const match = /"url":"(http:[^"]+)"/.exec(stderr);
-        if (!match?.[1]) return;
-        clearTimeout(timer);
-        child!.stderr!.off('data', onData);
-        resolve(match[1]);
-      };
-      child!.stderr!.on('data', onData);
-      void exited.then(({ code }) => reject(new Error(`exited ${String(code)}: ${stderr}`)));
+    const url = await listeningUrl({
+      stderr: () => stderr,
+      exited: () => (child!.exitCode !== null ? `exited ${String(child!.exitCode)}: ${stderr}` : undefined),
     });
 
     client = new Client({ name: 'sigterm-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    // 50 calls in flight at a time, each worker starting its next call as soon as one answers: no
+    // connection sits idle between batches (an idle keep-alive socket that the server closes just as
+    // a loaded client reuses it fails with "other side closed").
     const ids: string[] = [];
-    for (let batch = 0; batch < TASKS / 50; batch += 1) {
-      const results = await Promise.all(
-        Array.from({ length: 50 }, () =>
-          client!.callTool({ name: 'sleep_task', arguments: { duration_s: 3600 } }),
-        ),
-      );
-      for (const r of results as CallToolResult[])
-        ids.push((r.structuredContent as { task_id: string }).task_id);
-    }
+    let inFlight = 0;
+    const worker = async (): Promise<void> => {
+      while (ids.length + inFlight < TASKS) {
+        inFlight += 1;
+        try {
+          const r = (await client!.callTool({
+            name: 'sleep_task',
+            arguments: { duration_s: 3600 },
+          })) as CallToolResult;
+          ids.push((r.structuredContent as { task_id: string }).task_id);
+        } finally {
+          inFlight -= 1;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 50 }, worker));
     expect(new Set(ids).size).toBe(TASKS);
     const listed = (await client.callTool({
       name: 'list_tasks',

@@ -1,9 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { expect } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { isAlive, listeningUrl, reap, requireBuilt } from './processes.js';
+import { until, waitFor } from './until.js';
+
+export { exitOf, isAlive } from './processes.js';
 
 /** Helpers for smoke tests of a built server (`dist/main.js`) run as a child process. */
 export class ChildServers {
@@ -18,7 +21,7 @@ export class ChildServers {
 
   /** Throws a clear error when the build is missing. */
   assertBuilt(): void {
-    if (!existsSync(this.main)) throw new Error(`${this.main} is missing: run "npm run build" first`);
+    requireBuilt(this.main);
   }
 
   /** A clean environment (PATH, LOG_LEVEL=info, the base variables) plus `extra`. */
@@ -47,24 +50,17 @@ export class ChildServers {
     extra: Record<string, string> = {},
   ): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
     const { child, stderr } = this.spawn({ MCP_TRANSPORT: kind, MCP_PORT: '0', ...extra }, 'ignore');
-    const url = await new Promise<string>((resolveUrl, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no listening line in: ${stderr()}`)), 15_000);
-      const check = (): void => {
-        const match = /"url":"(http:[^"]+)"/.exec(stderr());
-        if (!match?.[1]) return;
-        clearTimeout(timer);
-        child.stderr!.off('data', check);
-        resolveUrl(match[1]);
-      };
-      child.stderr!.on('data', check);
-      child.once('exit', (code) => reject(new Error(`exited ${String(code)}: ${stderr()}`)));
-    });
+    const exited = (): string | undefined =>
+      child.exitCode !== null || child.signalCode !== null
+        ? `exited ${String(child.exitCode ?? child.signalCode)}: ${stderr()}`
+        : undefined;
+    const url = await listeningUrl({ stderr, exited });
     return { child, url, stderr };
   }
 
   /**
    * Connects an SDK client over stdio (the client spawns the server). `closeAndWait()` closes stdin
-   * and resolves `true` once the server process is gone (`false` if it is still there after 2 s).
+   * and resolves `true` once the server process is gone (`false` if it is still there after 15 s).
    */
   async connectStdio(extra: Record<string, string> = {}): Promise<{
     client: Client;
@@ -87,8 +83,10 @@ export class ChildServers {
       stderr: () => log,
       closeAndWait: async () => {
         await client.close();
-        for (let i = 0; i < 100 && isAlive(pid); i += 1) await new Promise((r) => setTimeout(r, 20));
-        return !isAlive(pid);
+        return until(() => !isAlive(pid), 'the stdio server to exit').then(
+          () => true,
+          () => false,
+        );
       },
     };
   }
@@ -99,28 +97,11 @@ export class ChildServers {
     return client;
   }
 
-  /** Closes tracked clients and kills children still running; call it in afterEach. */
+  /** Closes tracked clients, kills children still running and waits until they are gone; call it in afterEach. */
   async cleanup(): Promise<void> {
     await Promise.allSettled(this.clients.splice(0).map((c) => c.close()));
-    for (const child of this.children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+    await Promise.allSettled(this.children.splice(0).map((child) => reap(child)));
   }
-}
-
-/** True while a process with this pid exists. */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Resolves with the child's exit code. */
-export function exitOf(child: ChildProcess): Promise<number | null> {
-  return child.exitCode !== null
-    ? Promise.resolve(child.exitCode)
-    : new Promise((resolveExit) => child.once('exit', (code) => resolveExit(code)));
 }
 
 /** Calls a tool that must succeed and parses its text content as JSON. */
@@ -132,4 +113,23 @@ export async function callJson(
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   expect(result.isError).toBeFalsy();
   return JSON.parse((result.content[0] as { text: string }).text) as Record<string, unknown>;
+}
+
+/**
+ * Polls `get_task` until the task is no longer running and returns its last state (a deadline only
+ * as a safety net: the task's own duration decides when it ends, however loaded the machine is).
+ */
+export async function waitUntilTaskOver(
+  client: Client,
+  taskId: unknown,
+  limitMs = 60_000,
+): Promise<Record<string, unknown>> {
+  return waitFor(
+    `task ${String(taskId)} to finish`,
+    async () => {
+      const task = await callJson(client, 'get_task', { task_id: taskId });
+      return task.state === 'running' ? undefined : task;
+    },
+    limitMs,
+  );
 }

@@ -51,11 +51,5 @@ export class SignedReceiver {
   }
 }
 
-/** Polls `predicate` on real time until it holds. */
-export async function waitFor(predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for a condition');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** Re-exported for the tests that import it from here: the one `waitFor` lives in ./until.ts. */
+export { waitFor } from './until.js';

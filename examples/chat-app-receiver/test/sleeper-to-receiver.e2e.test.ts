@@ -16,6 +16,7 @@ import {
   waitFor,
   waitUntilFinished,
 } from './e2e.harness.js';
+import { deferred } from '../../../test/support/until.js';
 
 const resources = new Resources();
 const secrets = { sleeper: SECRET };
@@ -114,17 +115,27 @@ describe('sleeper → receiver over HTTP', () => {
 
   it('a retry after a lost answer (the poster timed out) is a duplicate: answered 200, not delivered again', async () => {
     const delivered: TaskEvent[] = [];
+    // The first delivery is held open by the test until the poster has given up on its answer
+    // (its 300 ms timeout, logged as a failed delivery): no race with a fixed delay.
+    const gate = deferred();
+    resources.onCleanup(async () => gate.resolve());
     const rx = await startReceiver(resources, {
       secrets,
       onEvent: async (event) => {
         delivered.push(event);
-        // The first delivery outlasts the poster's 300 ms timeout: it gives up on the answer and retries.
-        if (delivered.length === 1) await new Promise((r) => setTimeout(r, 900));
+        if (delivered.length === 1) await gate.promise;
       },
     });
     const sleeper = await startSleeper(resources, { ...callback(rx.url), RVC_EVENT_TIMEOUT_MS: '300' });
     const client = await connectClient(resources, sleeper.url);
     const taskId = await startSleep(client, { duration_s: 1.5 });
+    await waitFor(
+      'the poster to time out on the first event',
+      () => sleeper.stderr().includes('event delivery failed; will retry'),
+      20_000,
+      sleeper.exited,
+    );
+    gate.resolve();
     await waitFor('task_done', () => delivered.find((e) => e.type === 'task_done'), 20_000);
 
     const events = ofTask(delivered, taskId);
@@ -136,7 +147,15 @@ describe('sleeper → receiver over HTTP', () => {
 
   it('a receiver restarted mid-task reports the gap, and reconcile gives the server’s truth', async () => {
     const before: TaskEvent[] = [];
-    const first = await startReceiver(resources, { secrets, onEvent: (event) => void before.push(event) });
+    // The first app takes exactly two events, then refuses (500) until it goes away: where the
+    // task is when the test stops it does not matter, however slow the machine is.
+    const first = await startReceiver(resources, {
+      secrets,
+      onEvent: (event) => {
+        if (before.length >= 2) throw new Error('the app is going away');
+        before.push(event);
+      },
+    });
     const sleeper = await startSleeper(resources, callback(first.url));
     const client = await connectClient(resources, sleeper.url);
     const taskId = await startSleep(client, {

@@ -1,24 +1,2 @@
-import { ManualClock, type TaskEvent } from '@robot-mcp-kit/core';
-import {
-  type BootstrapOptions,
-  type CapabilityServerClass,
-  connectTestClient,
-  type TestClient,
-} from '@robot-mcp-kit/server';
-
-export { textOf } from '@robot-mcp-kit/server';
-
-/** The server under test on a ManualClock, with an SDK client over an in-memory pair. */
-export interface Harness extends TestClient {
-  readonly clock: ManualClock;
-}
-
-export async function connect<T extends object>(
-  ServerClass: CapabilityServerClass<T>,
-  options: BootstrapOptions<T> = {},
-): Promise<Harness> {
-  const clock = new ManualClock();
-  return Object.assign(await connectTestClient(ServerClass, { clock, ...options }), { clock });
-}
-
-export const typesOf = (events: readonly TaskEvent[]): string[] => events.map((e) => e.type);
+// The shared in-memory harness lives in test/support; re-exported for this example's tests.
+export { connect, type Harness, textOf, typesOf } from '../../../test/support/in-memory-server.js';

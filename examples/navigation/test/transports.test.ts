@@ -4,7 +4,12 @@ import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { callJson as json, ChildServers, exitOf } from '../../../test/support/child-server.js';
+import {
+  callJson as json,
+  ChildServers,
+  exitOf,
+  waitUntilTaskOver,
+} from '../../../test/support/child-server.js';
 
 // Smoke tests of the built server (dist/main.js) as a child process: run "npm run build" first.
 const servers = new ChildServers(resolve(dirname(fileURLToPath(import.meta.url)), '../dist/main.js'), {
@@ -20,11 +25,7 @@ async function drive(client: Client): Promise<void> {
   const { tools } = await client.listTools();
   expect(tools.map((t) => t.name)).toContain('navigate_to');
   const started = await json(client, 'navigate_to', { goal: 'lobby' });
-  let task = started;
-  for (let i = 0; i < 200 && task.state === 'running'; i += 1) {
-    await new Promise((r) => setTimeout(r, 25));
-    task = await json(client, 'get_task', { task_id: started.task_id });
-  }
+  const task = await waitUntilTaskOver(client, started.task_id);
   expect(task).toMatchObject({ state: 'succeeded', result: { arrived: true, goal: 'lobby', distance_m: 5 } });
   expect(await json(client, 'get_pose')).toMatchObject({ x: 5, y: 0, zone: 'lobby', moving: false });
 }

@@ -2,25 +2,30 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ManualClock, type TaskEvent } from '@robot-mcp-kit/core';
 import { bootstrap, type RobotMcpApp } from '@robot-mcp-kit/server';
 import { SleeperServer } from '../src/sleeper.server.js';
-import { SignedReceiver, waitFor } from '../../../test/support/signed-receiver.js';
+import { SignedReceiver } from '../../../test/support/signed-receiver.js';
+import { until, waitFor } from '../../../test/support/until.js';
 
 const receiver = new SignedReceiver('sleeper-test-secret');
 let app: RobotMcpApp | undefined;
 let client: Client | undefined;
+let fakeTime = false;
 
 afterEach(async () => {
   await client?.close();
-  await app?.close({ timeoutMs: 2000 });
+  await app?.close({ timeoutMs: fakeTime ? 0 : 2000 });
+  fakeTime = false;
   await receiver.close();
   receiver.received.length = 0;
   app = client = undefined;
 });
 
-async function connectSleeper(callbackUrl: string): Promise<void> {
+async function connectSleeper(callbackUrl: string, clock?: ManualClock): Promise<void> {
   app = bootstrap(SleeperServer, {
     env: { RVC_CALLBACK_URL: callbackUrl, RVC_EVENT_SECRET: receiver.secret, LOG_LEVEL: 'error' },
+    clock,
   });
   const [c, s] = InMemoryTransport.createLinkedPair();
   await app.connect(s);
@@ -95,13 +100,21 @@ describe('sleeper (spec §5) over the in-memory client, events to a real HTTP re
   });
 
   it('cancel stops the work: no more progress and no terminal event', async () => {
-    await connectSleeper(await receiver.start());
+    // On a fake clock: the test moves time past several of the body's 1 s steps after the cancel,
+    // and compares what the server posted with what the receiver got — no fixed real-time wait.
+    const clock = new ManualClock(Date.now()); // near real time: the receiver checks the signed timestamp
+    fakeTime = true;
+    await connectSleeper(await receiver.start(), clock);
+    const posted: TaskEvent[] = [];
+    app!.poster.subscribe((event) => void posted.push(event));
     const { received } = receiver;
     const result = (await client!.callTool({
       name: 'sleep_task',
       arguments: { duration_s: 30 },
     })) as CallToolResult;
     const taskId = (result.structuredContent as { task_id: string }).task_id;
+    await until(() => clock.nextDue() !== undefined, 'the body to sleep');
+    await clock.advance(1000);
     await waitFor(() => received.length >= 1);
     const cancel = (await client!.callTool({
       name: 'cancel_task',
@@ -111,9 +124,14 @@ describe('sleeper (spec §5) over the in-memory client, events to a real HTTP re
       task_id: taskId,
       state: 'cancelled',
     });
-    const count = received.length;
-    await new Promise((r) => setTimeout(r, 1300));
-    expect(received.length).toBe(count);
+    const postedBefore = posted.length;
+    for (let step = 0; step < 5; step += 1) await clock.advance(1000);
+    await until(
+      () => app!.poster.stats.queueDepth === 0 && received.length === posted.length,
+      'every posted event to reach the receiver',
+    );
+    expect(posted.slice(postedBefore)).toEqual([]);
+    expect(received.map((r) => r.event.event_id)).toEqual(posted.map((e) => e.event_id));
     expect(received.some((r) => r.event.type === 'task_done' || r.event.type === 'task_failed')).toBe(false);
   });
 

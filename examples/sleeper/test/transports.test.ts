@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ChildServers, exitOf } from '../../../test/support/child-server.js';
+import { ChildServers, exitOf, waitUntilTaskOver } from '../../../test/support/child-server.js';
 
 const servers = new ChildServers(resolve(dirname(fileURLToPath(import.meta.url)), '../dist/main.js'));
 
@@ -27,16 +27,7 @@ async function exercise(client: Client): Promise<void> {
     arguments: { duration_s: 0.3 },
   })) as CallToolResult;
   const taskId = (started.structuredContent as { task_id: string }).task_id;
-  let state = 'running';
-  for (let i = 0; i < 100 && state === 'running'; i += 1) {
-    await new Promise((r) => setTimeout(r, 50));
-    const got = (await client.callTool({
-      name: 'get_task',
-      arguments: { task_id: taskId },
-    })) as CallToolResult;
-    state = (JSON.parse((got.content[0] as { text: string }).text) as { state: string }).state;
-  }
-  expect(state).toBe('succeeded');
+  expect((await waitUntilTaskOver(client, taskId)).state).toBe('succeeded');
 }
 
 describe('the sleeper as a child process', () => {

@@ -133,26 +133,5 @@ export function postEvent(
   return send(url, { body, headers: { ...signedHeaders(body, options), ...options.headers } });
 }
 
-/** Waits (real time, polling) until `condition` holds; fails after `timeoutMs`. Not a timing assertion. */
-export async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('waitFor: condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
-
-/** A promise with its resolve/reject outside. */
-export function deferred<T = void>(): {
-  promise: Promise<T>;
-  resolve(value: T): void;
-  reject(err: unknown): void;
-} {
-  let resolve!: (value: T) => void;
-  let reject!: (err: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
+// `waitFor(condition, limitMs)` and `deferred()`: the one set of wait helpers lives in test/support.
+export { deferred, waitFor } from '../../../test/support/until.js';

@@ -5,24 +5,10 @@ import {
   type EventTransport,
   type ManualClock,
 } from '@robot-mcp-kit/core';
+import { turns, until } from '../../support/until.js';
 
-/** Lets queued microtasks and I/O callbacks run `count` times. */
-export async function turns(count = 5): Promise<void> {
-  for (let i = 0; i < count; i += 1) await new Promise<void>((resolve) => setImmediate(resolve));
-}
-
-/**
- * Polls `condition` between event-loop turns and short real pauses until it holds. The limit is a
- * safety net against hangs (a failure message), never a timing assertion.
- */
-export async function until(condition: () => boolean, what: string, limitMs = 15_000): Promise<void> {
-  const started = Date.now();
-  for (let turn = 0; !condition(); turn += 1) {
-    if (Date.now() - started > limitMs) throw new Error(`timed out waiting for ${what}`);
-    if (turn < 20) await turns(1);
-    else await new Promise<void>((resolve) => setTimeout(resolve, 2));
-  }
-}
+// The one `until`/`turns` live in test/support; re-exported for the reliability tests.
+export { turns, until };
 
 /**
  * A decorator at our own EventTransport port that counts the sends in flight, so a test can wait
@@ -31,6 +17,7 @@ export async function until(condition: () => boolean, what: string, limitMs = 15
 export class TrackedTransport implements EventTransport {
   inflight = 0;
   sends = 0;
+  private idleWaiters: (() => void)[] = [];
   constructor(private readonly inner: EventTransport) {}
 
   get description(): string {
@@ -44,7 +31,14 @@ export class TrackedTransport implements EventTransport {
       return await this.inner.send(delivery);
     } finally {
       this.inflight -= 1;
+      if (this.inflight === 0) for (const wake of this.idleWaiters.splice(0)) wake();
     }
+  }
+
+  /** Resolves when no send is in flight (at once if none is): an event, not a poll. */
+  idle(): Promise<void> {
+    if (this.inflight === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   async close(): Promise<void> {
@@ -53,9 +47,20 @@ export class TrackedTransport implements EventTransport {
 }
 
 /** Waits until no send is in flight and none starts over a few more turns. */
-export async function quiesce(transport: TrackedTransport, limitMs = 15_000): Promise<void> {
+export async function quiesce(transport: TrackedTransport, limitMs = 60_000): Promise<void> {
+  const started = Date.now();
   for (;;) {
-    await until(() => transport.inflight === 0, 'the sends in flight to settle', limitMs);
+    if (transport.inflight > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const limit = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () =>
+            reject(new Error(`timed out waiting for the sends in flight to settle (${transport.inflight})`)),
+          Math.max(0, limitMs - (Date.now() - started)),
+        );
+      });
+      await Promise.race([transport.idle(), limit]).finally(() => clearTimeout(timer));
+    }
     await turns(3);
     if (transport.inflight === 0) return;
   }

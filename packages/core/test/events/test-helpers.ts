@@ -96,23 +96,8 @@ function tryJson(body: Buffer): Record<string, unknown> | undefined {
   }
 }
 
-/**
- * Polls `condition` between event-loop turns (and short real pauses) until it holds. The limit is
- * a safety net against hangs, not a timing assertion.
- */
-export async function until(condition: () => boolean, what = 'condition', limitMs = 5000): Promise<void> {
-  const started = Date.now();
-  for (let turn = 0; !condition(); turn += 1) {
-    if (Date.now() - started > limitMs) throw new Error(`timed out waiting for ${what}`);
-    if (turn < 20) await new Promise<void>((resolve) => setImmediate(resolve));
-    else await new Promise<void>((resolve) => setTimeout(resolve, 2));
-  }
-}
-
-/** Lets queued microtasks and I/O callbacks run a few times. */
-export async function turns(count = 5): Promise<void> {
-  for (let i = 0; i < count; i += 1) await new Promise<void>((resolve) => setImmediate(resolve));
-}
+// The one `until` and `turns` of the repository live in test/support/until.ts.
+export { turns, until } from '../../../../test/support/until.js';
 
 /** Advances a ManualClock to its next due timer (if any) and returns how far it moved. */
 export async function advanceToNextTimer(clock: ManualClock): Promise<number> {
