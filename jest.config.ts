@@ -12,18 +12,23 @@ const workspaceSources: Record<string, string> = {
 };
 
 /**
- * The process-level suites: they run built examples (`dist/`, so `npm run build` first), the demo
- * or npm itself as real child processes. They make the `process` project (`--selectProjects
- * process`, `npm run test:process`, `npm run test:stress`); everything else is the `unit` project.
+ * The process-level suites: they run built examples (`dist/`, so `npm run build` first), the demo,
+ * npm, the conformance suite, a browser or private brokers as real child processes. They make the
+ * `process` project (`--selectProjects process`, `npm run test:process`, `npm run test:stress`);
+ * everything else is the `unit` project. One list of path patterns (regular expressions) for both.
  */
 export const PROCESS_SUITES = [
-  '<rootDir>/test/generator.integration.test.ts',
-  '<rootDir>/test/demo.test.ts',
-  '<rootDir>/test/reliability/sigterm.test.ts',
-  '<rootDir>/examples/*/test/*.e2e.test.ts',
-  '<rootDir>/examples/*/test/transports.test.ts',
-  '<rootDir>/examples/chat-app-receiver/test/server-connections.test.ts',
-  '<rootDir>/packages/server/test/features/stdio-agent.test.ts',
+  '/test/generator\\.integration\\.test\\.ts$',
+  '/test/demo\\.test\\.ts$',
+  '/test/reliability/(sigterm|stdin-eof|preempt-pipelined)\\.test\\.ts$',
+  '/test/(network|conformance)/[^/]+\\.test\\.ts$',
+  '/examples/[^/]+/test/[^/]+\\.e2e\\.test\\.ts$',
+  '/examples/[^/]+/test/transports\\.test\\.ts$',
+  '/examples/chat-app-receiver/test/server-connections\\.test\\.ts$',
+  '/examples/fleet/test/fleet\\.test\\.ts$',
+  '/packages/server/test/features/stdio-agent\\.test\\.ts$',
+  '/packages/server/test/runtime/lazy-transports\\.test\\.ts$',
+  '/packages/brokers/test/(sleeper-over-brokers|sleeper-restart|broker-restart)\\.test\\.ts$',
 ];
 
 const shared: Config = {
@@ -51,18 +56,14 @@ const config: Config = {
         '<rootDir>/test/**/*.test.ts',
       ],
       // Jest has no "testMatch minus"; the process suites are ignored here by their path.
-      testPathIgnorePatterns: [
-        ...shared.testPathIgnorePatterns!,
-        '/test/generator\\.integration\\.test\\.ts$',
-        '/test/demo\\.test\\.ts$',
-        '/test/reliability/sigterm\\.test\\.ts$',
-        '/examples/[^/]+/test/[^/]+\\.e2e\\.test\\.ts$',
-        '/examples/[^/]+/test/transports\\.test\\.ts$',
-        '/examples/chat-app-receiver/test/server-connections\\.test\\.ts$',
-        '/packages/server/test/features/stdio-agent\\.test\\.ts$',
-      ],
+      testPathIgnorePatterns: [...shared.testPathIgnorePatterns!, ...PROCESS_SUITES],
     },
-    { ...shared, displayName: 'process', testMatch: PROCESS_SUITES },
+    {
+      ...shared,
+      displayName: 'process',
+      testMatch: undefined,
+      testRegex: PROCESS_SUITES,
+    },
   ],
   // Process-level suites mostly wait on their children: two workers even on a 2-core machine (Jest's
   // default there is one), so they overlap with the CPU-bound unit suites.

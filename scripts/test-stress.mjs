@@ -25,6 +25,10 @@ export const STRESS_SUITES = [
   'examples/navigation/test/transports.test.ts',
   'examples/perception-watcher/test/transports.test.ts',
   'packages/server/test/features/stdio-agent.test.ts',
+  'test/reliability/stdin-eof.test.ts',
+  'test/reliability/preempt-pipelined.test.ts',
+  'test/network/',
+  'packages/brokers/test/sleeper-over-brokers.test.ts',
 ];
 
 function parseArgs(argv) {
