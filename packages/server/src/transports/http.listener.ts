@@ -3,7 +3,7 @@ import { type AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import { type SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { type StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ConfigError, type Clock, type Logger, systemClock } from '@robot-mcp-kit/core';
+import { type Clock, type Logger, systemClock } from '@robot-mcp-kit/core';
 import { type AuthMiddleware, authMiddleware } from '../auth/bearer-auth.middleware.js';
 import { TaskPrincipals } from '../auth/task-principals.js';
 import { type TransportConfig } from '../runtime/server-config.js';
