@@ -7,6 +7,7 @@ const workspaceSources: Record<string, string> = {
   '^@robot-mcp-kit/server$': '<rootDir>/packages/server/src/index.ts',
   '^@robot-mcp-kit/receiver$': '<rootDir>/packages/receiver/src/index.ts',
   '^@robot-mcp-kit/brokers$': '<rootDir>/packages/brokers/src/index.ts',
+  '^@robot-mcp-kit/redis$': '<rootDir>/packages/redis/src/index.ts',
   '^@robot-mcp-kit/cli$': '<rootDir>/packages/cli/src/index.ts',
   '^create-robot-mcp-server$': '<rootDir>/packages/create-robot-mcp-server/src/index.ts',
 };

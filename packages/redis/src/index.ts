@@ -1,0 +1,18 @@
+// Redis adapters of robot-mcp-kit ports (issue 18: scale past one machine).
+
+// Receiver side: a dedupe store shared by several app instances
+export { RedisDedupeStore } from './redis-dedupe.store.js';
+export type { RedisClient, RedisDedupeStats } from './redis-dedupe.store.js';
+export {
+  createRedisDedupeStore,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_COMMAND_TIMEOUT_MS,
+} from './redis-dedupe.factory.js';
+export type { CreateRedisDedupeStoreOptions } from './redis-dedupe.factory.js';
+export {
+  DEFAULT_KEY_PREFIX,
+  DEFAULT_CLAIM_TTL_S,
+  DEFAULT_IN_FLIGHT_WAIT_MS,
+  DEFAULT_UNAVAILABLE_RETRY_AFTER_S,
+} from './redis-dedupe.options.js';
+export type { RedisDedupeOptions } from './redis-dedupe.options.js';
