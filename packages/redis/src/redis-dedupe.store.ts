@@ -184,7 +184,7 @@ export class RedisDedupeStore implements DedupeStore {
         },
       );
     }
-    return { state: 'full', retryAfterS: this.options.unavailableRetryAfterS };
+    return { state: 'unavailable', retryAfterS: this.options.unavailableRetryAfterS };
   }
 }
 

@@ -192,6 +192,7 @@ describe('RedisDedupeStore when Redis goes away mid-run (a private redis-server)
       const during = makeEvent(2);
       const refused = await post(http.url, during);
       expect(refused.status).toBe(503);
+      expect(refused.body).toEqual({ error: 'dedupe_unavailable' });
       expect(refused.retryAfter).toBe('3');
       expect(delivered).toEqual([before.event_id]);
       expect(store.stats().unavailable).toBeGreaterThanOrEqual(1);

@@ -9,6 +9,11 @@ export type DedupeClaim =
    * must be refused (503 + `Retry-After: retryAfterS`) so that the poster retries later.
    */
   | { readonly state: 'full'; readonly retryAfterS: number }
+  /**
+   * The store cannot answer now (a shared store is unreachable): the event must be refused
+   * (503 + `Retry-After: retryAfterS`) rather than delivered without its claim. The adapter logs why.
+   */
+  | { readonly state: 'unavailable'; readonly retryAfterS: number }
   /** New: the caller delivers it and must call `settle` exactly once. */
   | { readonly state: 'claimed'; settle(delivered: boolean): void | Promise<void> };
 

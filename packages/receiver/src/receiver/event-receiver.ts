@@ -41,6 +41,7 @@ export class EventReceiver {
     gaps: 0,
     late: 0,
     dedupeFull: 0,
+    dedupeUnavailable: 0,
   };
   private lastFullWarnAt = Number.NEGATIVE_INFINITY;
   private readonly byStatus: Record<number, number> = {};
@@ -174,6 +175,10 @@ export class EventReceiver {
     const meta = { server: event.server, task_id: event.task_id, event_id: event.event_id, seq: event.seq };
     const claim = await this.options.dedupe.claim(`${event.server}\u0000${event.event_id}`);
     if (claim.state === 'full') return this.refuseFull(claim.retryAfterS, meta);
+    if (claim.state === 'unavailable') {
+      this.counts.dedupeUnavailable += 1;
+      return responses.dedupeUnavailable(claim.retryAfterS);
+    }
     if (claim.state === 'seen' || (claim.state === 'in_flight' && (await claim.outcome))) {
       this.counts.duplicates += 1;
       this.options.logger.debug('duplicate event answered without delivery', meta);

@@ -36,4 +36,6 @@ export const responses = {
   closing: (): ReceiverResponse => answer(503, { error: 'closing' }, { 'retry-after': '1' }),
   dedupeFull: (retryAfterS: number): ReceiverResponse =>
     answer(503, { error: 'dedupe_full' }, { 'retry-after': String(retryAfterS) }),
+  dedupeUnavailable: (retryAfterS: number): ReceiverResponse =>
+    answer(503, { error: 'dedupe_unavailable' }, { 'retry-after': String(retryAfterS) }),
 };

@@ -115,6 +115,8 @@ export interface ReceiverStats {
   remembered: number;
   /** Events refused with 503 because the dedupe store was full of ids it may not forget yet. */
   dedupeFull: number;
+  /** Events refused 503 because the dedupe store could not answer (a shared store unreachable). */
+  dedupeUnavailable: number;
   /** Seqs reported as coalesced by a poster under overload (not counted as gaps). */
   coalesced: number;
   /** Number of answers by HTTP status. */
