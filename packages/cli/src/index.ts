@@ -44,14 +44,4 @@ export {
   importSpecifier,
 } from './project/project.locator.js';
 export type { ServerClassLocation } from './project/project.locator.js';
-export {
-  validateToolName,
-  validateTriggerType,
-  RESERVED_TOOL_NAMES,
-  BUILTIN_TRIGGER_TYPES,
-  toCamelCase,
-  toKebabCase,
-  toPascalCase,
-  toSnakeCase,
-  methodToToolName,
-} from './naming.js';
+export { validateToolName, validateTriggerType } from './naming.js';

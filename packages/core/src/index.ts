@@ -51,6 +51,27 @@ export { ManualClock } from './clock/manual.clock.js';
 export { createLogger, MemoryLogger, silentLogger } from './logging/logger.js';
 export type { Logger, LogMeta, LogLevel, LoggerOptions, LogEntry } from './logging/logger.js';
 
+// Rules: naming, reserved tool names, limits (shared by server, CLI and generator)
+export {
+  toSnakeCase,
+  toPascalCase,
+  toCamelCase,
+  toKebabCase,
+  suggestSnakeCase,
+} from './rules/naming.rules.js';
+export {
+  TOOL_NAME_MAX_LENGTH,
+  TOOL_NAME_PATTERN,
+  KIT_TOOL_NAMES,
+  RESERVED_TOOL_NAMES,
+  TRIGGER_TYPE_MAX_LENGTH,
+  TRIGGER_TYPE_PATTERN,
+  isMcpToolName,
+  isReservedToolName,
+  isTriggerType,
+  isScaffoldToolName,
+} from './rules/name.rules.js';
+
 // Triggers
 export type { Trigger, TriggerEvaluator } from './triggers/trigger.types.js';
 
@@ -96,7 +117,13 @@ export type {
 
 // Tasks and triggers (implementation)
 export { TriggerRegistry } from './triggers/trigger.registry.js';
-export { progressAboveTrigger, etaBelowTrigger, zoneEnteredTrigger } from './triggers/builtin-triggers.js';
+export {
+  progressAboveTrigger,
+  etaBelowTrigger,
+  zoneEnteredTrigger,
+  BUILTIN_TRIGGERS,
+  BUILTIN_TRIGGER_TYPES,
+} from './triggers/builtin-triggers.js';
 export { validateTriggers, MAX_TRIGGERS, MAX_TRIGGER_BYTES } from './triggers/trigger.validation.js';
 export {
   TaskError,

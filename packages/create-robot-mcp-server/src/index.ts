@@ -23,11 +23,7 @@ export {
   validateDescription,
   serverClassName,
   suggestServerName,
-  toCamelCase,
-  toPascalCase,
-  toSnakeCase,
   TRANSPORTS,
-  RESERVED_TOOL_NAMES,
 } from './validation.js';
 export type { Transport } from './validation.js';
 export { THIRD_PARTY_VERSIONS, KIT_PACKAGES, generatorVersion } from './versions.js';

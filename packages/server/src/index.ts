@@ -26,7 +26,7 @@ export type {
 // Scanning
 export { exploreCapabilityServer } from './scanning/capability-server.explorer.js';
 export { scanMethodNames } from './scanning/method.scanner.js';
-export { RESERVED_TOOL_NAMES } from './scanning/tool.explorer.js';
+export { RESERVED_TOOL_NAMES } from '@robot-mcp-kit/core';
 
 // Arguments and schemas
 export { DtoSchemaBuilder } from './schema/dto-schema.js';
