@@ -87,14 +87,7 @@ function buildLongRunning(
   recorded: RecordedLongRunningTool,
 ): LongRunningToolDefinition {
   const where = `${target.name}.${methodName}`;
-  const method = methodOf(target, methodName);
-  if (method.constructor.name !== 'AsyncFunction') {
-    throw new DecorationError(
-      where,
-      '@LongRunningTool must be put on an async method',
-      `declare it as "async ${methodName}(args: MyArgs, ctx: TaskContext): Promise<object>"`,
-    );
-  }
+  checkCanReturnPromise(methodOf(target, methodName), where, methodName);
   const { maxConcurrent, preempt, estDurationS, cancelOnDisconnect } = recorded.args;
   if (cancelOnDisconnect !== undefined && typeof cancelOnDisconnect !== 'boolean') {
     throw new DecorationError(where, 'cancelOnDisconnect must be true or false', 'fix the value');
@@ -184,6 +177,22 @@ function findDto(target: Target, methodName: string, args: Readonly<ToolArgsBase
   }
   checkDtoIsDecorated(first as DtoClass, where);
   return first as DtoClass;
+}
+
+/**
+ * A long-running body must return a Promise. Any function may (an `async` method, a method that
+ * returns one, a method wrapped by another decorator): that is checked when it is called. Only what
+ * cannot return a Promise is refused here: a generator.
+ */
+function checkCanReturnPromise(method: unknown, where: string, methodName: string): void {
+  const generator =
+    typeof method === 'function' && /^(Async)?GeneratorFunction$/.test(method.constructor.name);
+  if (typeof method === 'function' && !generator) return;
+  throw new DecorationError(
+    where,
+    `@LongRunningTool must be put on a method that returns a Promise, not on a ${generator ? 'generator' : typeof method}`,
+    `declare it as "async ${methodName}(args: MyArgs, ctx: TaskContext): Promise<object>"`,
+  );
 }
 
 function methodOf(target: Target, methodName: string): (...args: unknown[]) => unknown {

@@ -135,15 +135,15 @@ describe('decoration mistakes fail at bootstrap with a fix', () => {
     expectDecorationError(() => bootstrap(Res, { env: {} }), /"get_task" is reserved/);
   });
 
-  it('a long-running method that is not async', () => {
-    @CapabilityServer({ name: 'sync', version: '1' })
-    class Sync {
+  it('a long-running generator method (it can never return a Promise)', () => {
+    @CapabilityServer({ name: 'gen', version: '1' })
+    class Gen {
       @LongRunningTool({ description: 'a' })
-      run(_args: NameArgs, _ctx: TaskContext): Promise<JsonObject> {
-        return Promise.resolve({});
+      *run(_args: NameArgs, _ctx: TaskContext): Generator<JsonObject> {
+        yield {};
       }
     }
-    expectDecorationError(() => bootstrap(Sync, { env: {} }), /Sync\.run/, /async/);
+    expectDecorationError(() => bootstrap(Gen, { env: {} }), /Gen\.run/, /not on a generator/, /async run/);
   });
 
   it('a missing DTO', () => {
