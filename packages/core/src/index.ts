@@ -1,13 +1,7 @@
 import 'reflect-metadata';
 
 // Models (spec §4.1)
-export {
-  SCHEMA_VERSION,
-  TASK_STATES,
-  TERMINAL_STATES,
-  EVENT_TYPES,
-  isTerminalState,
-} from './models/schema.js';
+export { SCHEMA_VERSION, TASK_STATES, EVENT_TYPES, isTerminalState } from './models/schema.js';
 export type { TaskState, EventType } from './models/schema.js';
 export { isJsonObject } from './models/json.types.js';
 export type { JsonObject } from './models/json.types.js';
@@ -26,7 +20,6 @@ export {
   ConfigError,
   ContractValidationError,
   TriggerValidationError,
-  formatIssues,
 } from './errors/kit.error.js';
 export type { FieldIssue } from './errors/kit.error.js';
 
@@ -43,7 +36,7 @@ export {
 export type { StandardWebhooksOptions } from './signing/standard-webhooks.js';
 
 // Time
-export { systemClock, sleep } from './clock/clock.port.js';
+export { systemClock } from './clock/clock.port.js';
 export type { Clock, TimerHandle } from './clock/clock.port.js';
 export { ManualClock } from './clock/manual.clock.js';
 
@@ -141,6 +134,5 @@ export {
   jsonPrefix,
   jsonSafetyProblem,
   type JsonSafetyLimits,
-  MAX_PAYLOAD_BYTES,
   shortText,
 } from './tasks/task-json.util.js';
