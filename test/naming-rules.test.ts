@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { BUILTIN_TRIGGER_TYPES, RESERVED_TOOL_NAMES, toCamelCase } from '@robot-mcp-kit/core';
+import { BUILTIN_TRIGGER_TYPES, MCP_TRANSPORTS, RESERVED_TOOL_NAMES, toCamelCase } from '@robot-mcp-kit/core';
 import { validateToolName as cliValidateToolName, validateTriggerType } from '@robot-mcp-kit/cli';
 import {
   BUILTIN_TRIGGER_PLUGINS,
@@ -11,6 +11,9 @@ import {
   Trigger,
 } from '@robot-mcp-kit/server';
 import { validateToolName as generatorValidateToolName } from 'create-robot-mcp-server';
+import { checkTransport } from '../packages/cli/src/doctor/doctor.checks.js';
+import { validateTransport } from '../packages/create-robot-mcp-server/src/validation.js';
+import { transportConfigFromEnv } from '@robot-mcp-kit/server';
 
 type Verdict = { ok: true; name: string } | { ok: false };
 
@@ -119,6 +122,29 @@ describe('one naming rule: the CLI, the generator and the server agree', () => {
         server = { ok: false };
       }
       expect(cli).toEqual(server);
+    },
+  );
+
+  it.each([...MCP_TRANSPORTS, 'websocket', 'http'])(
+    'transport %j: server, doctor and generator agree',
+    (kind) => {
+      let server: boolean;
+      try {
+        transportConfigFromEnv({ MCP_TRANSPORT: kind });
+        server = true;
+      } catch {
+        server = false;
+      }
+      const doctor = checkTransport({ MCP_TRANSPORT: kind }).every((r) => r.status !== 'fail');
+      let generator: boolean;
+      try {
+        validateTransport(kind);
+        generator = true;
+      } catch {
+        generator = false;
+      }
+      expect({ doctor, generator }).toEqual({ doctor: server, generator: server });
+      expect(server).toBe((MCP_TRANSPORTS as readonly string[]).includes(kind));
     },
   );
 });

@@ -1,11 +1,13 @@
 import { TRANSPORT_KINDS } from '@robot-mcp-kit/server';
 import { CliError } from '../src/cli.error.js';
-import { TRANSPORTS } from '../src/doctor/doctor.checks.js';
+import { LOG_LEVELS, TRANSPORTS } from '../src/doctor/doctor.checks.js';
+import { LOG_LEVELS as SERVER_SIDE_LEVELS } from '@robot-mcp-kit/core';
 import { validateToolName, validateTriggerType } from '../src/naming.js';
 
-describe('the transports the CLI knows match the server package', () => {
-  it('transports', () => {
-    expect([...TRANSPORTS].sort()).toEqual([...TRANSPORT_KINDS].sort());
+describe('the transports and log levels the CLI knows are the server ones', () => {
+  it('transports and log levels', () => {
+    expect(TRANSPORTS).toEqual(TRANSPORT_KINDS);
+    expect(LOG_LEVELS).toEqual(SERVER_SIDE_LEVELS);
   });
 });
 

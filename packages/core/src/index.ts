@@ -41,7 +41,7 @@ export type { Clock, TimerHandle } from './clock/clock.port.js';
 export { ManualClock } from './clock/manual.clock.js';
 
 // Logging
-export { createLogger, MemoryLogger, silentLogger } from './logging/logger.js';
+export { createLogger, MemoryLogger, silentLogger, LOG_LEVELS } from './logging/logger.js';
 export type { Logger, LogMeta, LogLevel, LoggerOptions, LogEntry } from './logging/logger.js';
 
 // Rules: naming, reserved tool names, limits (shared by server, CLI and generator)
@@ -64,6 +64,8 @@ export {
   isTriggerType,
   isScaffoldToolName,
 } from './rules/name.rules.js';
+export { MCP_TRANSPORTS, isMcpTransport } from './rules/config.rules.js';
+export type { McpTransport } from './rules/config.rules.js';
 
 // Triggers
 export type { Trigger, TriggerEvaluator } from './triggers/trigger.types.js';

@@ -1,6 +1,8 @@
 import {
   isReservedToolName,
   isScaffoldToolName,
+  MCP_TRANSPORTS,
+  type McpTransport,
   RESERVED_TOOL_NAMES,
   suggestSnakeCase,
   toPascalCase,
@@ -9,8 +11,8 @@ import {
 import { GeneratorError } from './generator.error.js';
 
 /** MCP transports the kit serves (`MCP_TRANSPORT`). */
-export const TRANSPORTS = ['stdio', 'streamable-http', 'sse'] as const;
-export type Transport = (typeof TRANSPORTS)[number];
+export const TRANSPORTS = MCP_TRANSPORTS;
+export type Transport = McpTransport;
 
 const SERVER_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 

@@ -253,7 +253,7 @@ describe('decoration mistakes fail at bootstrap with a fix', () => {
 describe('configuration fails fast', () => {
   it('names the variable and how to fix it', () => {
     expect(() => bootstrap(RoverServer, { env: { MCP_TRANSPORT: 'carrier-pigeon' } })).toThrow(
-      /MCP_TRANSPORT.*stdio, sse, streamable-http/,
+      /MCP_TRANSPORT.*stdio, streamable-http, sse/,
     );
     expect(() => bootstrap(RoverServer, { env: { MCP_PORT: 'abc' } })).toThrow(/MCP_PORT/);
     expect(() => bootstrap(RoverServer, { env: { RVC_CALLBACK_URL: 'http://127.0.0.1:1/x' } })).toThrow(
