@@ -4,6 +4,7 @@ import { validateToolName as cliValidateToolName, validateTriggerType } from '@r
 import {
   BUILTIN_TRIGGER_PLUGINS,
   CapabilityServer,
+  connectTestClient,
   DecorationError,
   exploreCapabilityServer,
   RESERVED_TOOL_NAMES as SERVER_RESERVED,
@@ -147,4 +148,22 @@ describe('one naming rule: the CLI, the generator and the server agree', () => {
       expect(server).toBe((MCP_TRANSPORTS as readonly string[]).includes(kind));
     },
   );
+
+  it('the tools the kit registers itself are exactly the reserved names', async () => {
+    @CapabilityServer({ name: 'kit-tools', version: '1.0.0' })
+    class OneTool {
+      @Tool({ description: 'pings' })
+      ping(): string {
+        return 'pong';
+      }
+    }
+    const t = await connectTestClient(OneTool);
+    try {
+      const { tools } = await t.client.listTools();
+      const kit = tools.map((tool) => tool.name).filter((name) => name !== 'ping');
+      expect(kit.sort()).toEqual([...RESERVED_TOOL_NAMES].sort());
+    } finally {
+      await t.close();
+    }
+  });
 });
