@@ -1,13 +1,7 @@
 import 'reflect-metadata';
 
 // Models (spec §4.1)
-export {
-  SCHEMA_VERSION,
-  TASK_STATES,
-  TERMINAL_STATES,
-  EVENT_TYPES,
-  isTerminalState,
-} from './models/schema.js';
+export { SCHEMA_VERSION, TASK_STATES, EVENT_TYPES, isTerminalState } from './models/schema.js';
 export type { TaskState, EventType } from './models/schema.js';
 export { isJsonObject } from './models/json.types.js';
 export type { JsonObject } from './models/json.types.js';
@@ -26,7 +20,6 @@ export {
   ConfigError,
   ContractValidationError,
   TriggerValidationError,
-  formatIssues,
 } from './errors/kit.error.js';
 export type { FieldIssue } from './errors/kit.error.js';
 
@@ -43,13 +36,36 @@ export {
 export type { StandardWebhooksOptions } from './signing/standard-webhooks.js';
 
 // Time
-export { systemClock, sleep } from './clock/clock.port.js';
+export { systemClock } from './clock/clock.port.js';
 export type { Clock, TimerHandle } from './clock/clock.port.js';
 export { ManualClock } from './clock/manual.clock.js';
 
 // Logging
-export { createLogger, MemoryLogger, silentLogger } from './logging/logger.js';
+export { createLogger, MemoryLogger, silentLogger, LOG_LEVELS } from './logging/logger.js';
 export type { Logger, LogMeta, LogLevel, LoggerOptions, LogEntry } from './logging/logger.js';
+
+// Rules: naming, reserved tool names, limits (shared by server, CLI and generator)
+export {
+  toSnakeCase,
+  toPascalCase,
+  toCamelCase,
+  toKebabCase,
+  suggestSnakeCase,
+} from './rules/naming.rules.js';
+export {
+  TOOL_NAME_MAX_LENGTH,
+  TOOL_NAME_PATTERN,
+  KIT_TOOL_NAMES,
+  RESERVED_TOOL_NAMES,
+  TRIGGER_TYPE_MAX_LENGTH,
+  TRIGGER_TYPE_PATTERN,
+  isMcpToolName,
+  isReservedToolName,
+  isTriggerType,
+  isScaffoldToolName,
+} from './rules/name.rules.js';
+export { MCP_TRANSPORTS, isMcpTransport } from './rules/config.rules.js';
+export type { McpTransport } from './rules/config.rules.js';
 
 // Triggers
 export type { Trigger, TriggerEvaluator } from './triggers/trigger.types.js';
@@ -96,7 +112,13 @@ export type {
 
 // Tasks and triggers (implementation)
 export { TriggerRegistry } from './triggers/trigger.registry.js';
-export { progressAboveTrigger, etaBelowTrigger, zoneEnteredTrigger } from './triggers/builtin-triggers.js';
+export {
+  progressAboveTrigger,
+  etaBelowTrigger,
+  zoneEnteredTrigger,
+  BUILTIN_TRIGGERS,
+  BUILTIN_TRIGGER_TYPES,
+} from './triggers/builtin-triggers.js';
 export { validateTriggers, MAX_TRIGGERS, MAX_TRIGGER_BYTES } from './triggers/trigger.validation.js';
 export {
   TaskError,
@@ -114,6 +136,5 @@ export {
   jsonPrefix,
   jsonSafetyProblem,
   type JsonSafetyLimits,
-  MAX_PAYLOAD_BYTES,
   shortText,
 } from './tasks/task-json.util.js';

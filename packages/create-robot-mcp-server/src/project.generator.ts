@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { toCamelCase, toPascalCase } from '@robot-mcp-kit/core';
 import { type ProjectOptions } from './options.resolver.js';
 import { buildPackageJson, kitSpecs } from './package-json.builder.js';
 import { assertTargetUsable, writeProject } from './project.writer.js';
@@ -9,7 +10,7 @@ import {
   TEMPLATES_DIR,
   type TemplateVars,
 } from './template.renderer.js';
-import { serverClassName, toCamelCase, toPascalCase } from './validation.js';
+import { serverClassName } from './validation.js';
 
 /** What {@link generateProject} wrote. */
 export interface GeneratedProject {

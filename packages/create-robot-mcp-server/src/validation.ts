@@ -1,20 +1,20 @@
+import {
+  isReservedToolName,
+  isScaffoldToolName,
+  MCP_TRANSPORTS,
+  type McpTransport,
+  RESERVED_TOOL_NAMES,
+  suggestSnakeCase,
+  toPascalCase,
+  TOOL_NAME_MAX_LENGTH,
+} from '@robot-mcp-kit/core';
 import { GeneratorError } from './generator.error.js';
 
 /** MCP transports the kit serves (`MCP_TRANSPORT`). */
-export const TRANSPORTS = ['stdio', 'streamable-http', 'sse'] as const;
-export type Transport = (typeof TRANSPORTS)[number];
-
-/** Tool names the kit registers itself (the server package's RESERVED_TOOL_NAMES). */
-export const RESERVED_TOOL_NAMES: readonly string[] = [
-  'get_task',
-  'cancel_task',
-  'list_tasks',
-  'get_events',
-  'wait_for_event',
-];
+export const TRANSPORTS = MCP_TRANSPORTS;
+export type Transport = McpTransport;
 
 const SERVER_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const TOOL_NAME = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
 
 /**
  * A server name is the MCP server name, the npm package name, the file name of the server class
@@ -34,15 +34,20 @@ export function validateServerName(name: string, input = '--name'): string {
   return value;
 }
 
-/** A tool name: lower snake_case (`scan_room`), 1 to 64 characters, not one the kit reserves. */
+/**
+ * A tool name the generator can write as a method: lower snake_case (`scan_room`), at most 128
+ * characters (the MCP limit), not one the kit reserves (rules in the core package, shared with the
+ * CLI and the server).
+ */
 export function validateToolName(name: string, input = '--tool'): string {
   const value = name.trim();
-  if (value.length === 0 || value.length > 64 || !TOOL_NAME.test(value)) {
+  if (!isScaffoldToolName(value)) {
     throw new GeneratorError(
       'GENERATOR_INVALID_NAME',
       input,
-      `"${name}" is not a valid tool name; use lower snake_case starting with a letter, ` +
-        `at most 64 characters, e.g. "${toSnakeCase(value) || 'scan_room'}"`,
+      `"${name}" is not a valid tool name; use lower snake_case starting with a letter, each part ` +
+        `after "_" starting with a letter, at most ${TOOL_NAME_MAX_LENGTH} characters, ` +
+        `e.g. "${suggestSnakeCase(value) || 'scan_room'}"`,
     );
   }
   if (value === 'constructor') {
@@ -52,7 +57,7 @@ export function validateToolName(name: string, input = '--tool'): string {
       '"constructor" cannot be a method name; choose another name',
     );
   }
-  if (RESERVED_TOOL_NAMES.includes(value)) {
+  if (isReservedToolName(value)) {
     throw new GeneratorError(
       'GENERATOR_INVALID_NAME',
       input,
@@ -97,30 +102,6 @@ export function suggestServerName(value: string): string {
     .slice(0, 64)
     .replace(/-+$/, '');
   return slug || 'my-robot';
-}
-
-/** `scanRoom`, `scan-room`, `Scan Room` → `scan_room`. */
-export function toSnakeCase(value: string): string {
-  return value
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .replace(/[^A-Za-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-    .toLowerCase();
-}
-
-/** `my-nav` / `scan_room` → `MyNav` / `ScanRoom`. */
-export function toPascalCase(value: string): string {
-  return value
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join('');
-}
-
-/** `scan_room` → `scanRoom`. */
-export function toCamelCase(value: string): string {
-  const pascal = toPascalCase(value);
-  return pascal.charAt(0).toLowerCase() + pascal.slice(1);
 }
 
 /** `my-nav` → `MyNavServer`; `nav-server` → `NavServer`; `3d-scan` → `Robot3dScanServer`. */

@@ -2,9 +2,6 @@ import { GeneratorError } from '../src/generator.error.js';
 import {
   serverClassName,
   suggestServerName,
-  toCamelCase,
-  toPascalCase,
-  toSnakeCase,
   validateDescription,
   validateServerName,
   validateToolName,
@@ -47,9 +44,22 @@ describe('validateToolName', () => {
     expect(validateToolName(name)).toBe(name);
   });
 
-  it.each(['ScanRoom', 'scan-room', '_scan', 'scan__room', '2scan', ''])('refuses %j', (name) => {
-    const err = errorOf(() => validateToolName(name));
-    expect(err.message).toContain('lower snake_case');
+  it.each(['ScanRoom', 'scan-room', '_scan', 'scan__room', '2scan', '', 'scan_2d', 'x'.repeat(129)])(
+    'refuses %j',
+    (name) => {
+      const err = errorOf(() => validateToolName(name));
+      expect(err.message).toContain('lower snake_case');
+      expect(err.message).toContain('at most 128 characters');
+    },
+  );
+
+  it('accepts 128 characters, the MCP limit', () => {
+    expect(validateToolName('x'.repeat(128))).toBe('x'.repeat(128));
+  });
+
+  it('suggests a name that maps back to itself', () => {
+    expect(errorOf(() => validateToolName('Scan Room!')).message).toContain('e.g. "scan_room"');
+    expect(errorOf(() => validateToolName('scan_2d')).message).toContain('e.g. "scan2d"');
   });
 
   it('refuses the names the kit reserves', () => {
@@ -87,11 +97,7 @@ describe('validateDescription', () => {
 });
 
 describe('case helpers', () => {
-  it('converts names', () => {
-    expect(toPascalCase('my-nav')).toBe('MyNav');
-    expect(toCamelCase('scan_room')).toBe('scanRoom');
-    expect(toSnakeCase('scanRoom')).toBe('scan_room');
-    expect(toSnakeCase('Scan Room!')).toBe('scan_room');
+  it('suggests a server name', () => {
     expect(suggestServerName('!!!')).toBe('my-robot');
   });
 

@@ -26,7 +26,7 @@ export type {
 // Scanning
 export { exploreCapabilityServer } from './scanning/capability-server.explorer.js';
 export { scanMethodNames } from './scanning/method.scanner.js';
-export { RESERVED_TOOL_NAMES } from './scanning/tool.explorer.js';
+export { RESERVED_TOOL_NAMES } from '@robot-mcp-kit/core';
 
 // Arguments and schemas
 export { DtoSchemaBuilder } from './schema/dto-schema.js';
@@ -35,11 +35,7 @@ export { validateArguments } from './schema/argument.validator.js';
 export { JSONSchema } from 'class-validator-jsonschema';
 
 // Trigger plugins
-export {
-  BUILTIN_TRIGGER_PLUGINS,
-  buildTriggerRegistry,
-  loadTriggerPlugins,
-} from './plugins/trigger-plugins.js';
+export { BUILTIN_TRIGGER_PLUGINS, loadTriggerPlugins } from './plugins/trigger-plugins.js';
 export type { TriggerPlugin } from './plugins/trigger-plugins.js';
 
 // Tools
@@ -97,7 +93,6 @@ export type {
 export {
   toolPolicyFeature,
   resolveToolPolicy,
-  applyToolPolicy,
   actsOnTheWorld,
 } from './features/safety/tool-policy.feature.js';
 export type { ToolPolicy } from './features/safety/tool-policy.feature.js';

@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type ClassDeclaration, Node, type SourceFile } from 'ts-morph';
+import { toCamelCase, toKebabCase, toPascalCase, toSnakeCase } from '@robot-mcp-kit/core';
 import { CliError } from '../cli.error.js';
-import { methodToToolName, toCamelCase, toKebabCase, toPascalCase, validateToolName } from '../naming.js';
+import { validateToolName } from '../naming.js';
 import { ensureNamedImports } from '../project/imports.js';
 import { importSpecifier, locateServerClass } from '../project/project.locator.js';
 import { createEditProject, formatNode } from '../project/ts-project.js';
@@ -97,7 +98,7 @@ export function existingToolNames(serverClass: ClassDeclaration): string[] {
     const decorator = method.getDecorator('Tool') ?? method.getDecorator('LongRunningTool');
     if (!decorator) continue;
     const [arg] = decorator.getArguments();
-    let name = methodToToolName(method.getName());
+    let name = toSnakeCase(method.getName());
     if (arg && Node.isObjectLiteralExpression(arg)) {
       const property = arg.getProperty('name');
       const initializer =

@@ -1,4 +1,4 @@
-import { toCamelCase, toKebabCase } from '../naming.js';
+import { toCamelCase, toKebabCase } from '@robot-mcp-kit/core';
 
 /** The names one new trigger plugin is written with. */
 export interface TriggerNames {

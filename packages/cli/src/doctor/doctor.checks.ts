@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { LOG_LEVELS as CORE_LOG_LEVELS, MCP_TRANSPORTS } from '@robot-mcp-kit/core';
 
 export type CheckStatus = 'ok' | 'info' | 'warn' | 'fail';
 
@@ -16,8 +17,9 @@ export interface CheckResult {
 export type EnvView = Readonly<Record<string, string | undefined>>;
 
 export const MIN_NODE = '20.19.0';
-export const TRANSPORTS: readonly string[] = ['stdio', 'sse', 'streamable-http'];
-export const LOG_LEVELS: readonly string[] = ['error', 'warn', 'info', 'debug'];
+/** The transports and log levels the server accepts (rules in the core package). */
+export const TRANSPORTS: readonly string[] = MCP_TRANSPORTS;
+export const LOG_LEVELS: readonly string[] = CORE_LOG_LEVELS;
 
 const ok = (name: string, message: string): CheckResult => ({ name, status: 'ok', message });
 const info = (name: string, message: string): CheckResult => ({ name, status: 'info', message });

@@ -1,3 +1,5 @@
+import { parseEnv } from 'node:util';
+
 /** A parsed `.env` file. */
 export interface EnvFile {
   readonly values: Readonly<Record<string, string>>;
@@ -6,62 +8,47 @@ export interface EnvFile {
 }
 
 const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const ESCAPES: Record<string, string> = { n: '\n', r: '\r', t: '\t', '"': '"', '\\': '\\' };
 
 /**
- * Reads `KEY=value` lines, as `node --env-file` and systemd's EnvironmentFile mostly agree on:
- * blank lines and `#` comments are skipped, `export ` is allowed, values may be unquoted (an
- * inline ` #` starts a comment), single-quoted (literal) or double-quoted (`\n`, `\"` escapes).
- * Later lines win. Values spanning lines are not supported.
+ * Reads a `.env` file exactly as the generated `main.ts` loads it (`process.loadEnvFile`, whose
+ * parser is `util.parseEnv`): the values are Node's. Node reads a malformed line silently (it joins
+ * it to the next key), so each line is also checked, and those Node would misread are reported.
  */
 export function parseEnvFile(text: string): EnvFile {
   const values: Record<string, string> = {};
+  for (const [key, value] of Object.entries(parseEnv(text))) {
+    if (KEY.test(key) && value !== undefined) values[key] = value;
+  }
+  return { values, errors: lineErrors(text.split(/\r?\n/)) };
+}
+
+/** `KEY=value` lines; a quoted value may span lines up to its closing quote, as Node reads it. */
+function lineErrors(lines: readonly string[]): { line: number; message: string }[] {
   const errors: { line: number; message: string }[] = [];
-  text.split(/\r?\n/).forEach((raw, index) => {
-    const line = raw.trim();
-    if (line === '' || line.startsWith('#')) return;
+  for (let index = 0; index < lines.length; index += 1) {
+    const line = (lines[index] ?? '').trim();
+    if (line === '' || line.startsWith('#')) continue;
     const body = line.startsWith('export ') ? line.slice('export '.length).trimStart() : line;
     const eq = body.indexOf('=');
     if (eq <= 0) {
       errors.push({ line: index + 1, message: 'expected KEY=value' });
-      return;
+      continue;
     }
     const key = body.slice(0, eq).trim();
     if (!KEY.test(key)) {
       errors.push({ line: index + 1, message: `"${key}" is not a variable name (letters, digits, _)` });
-      return;
+      continue;
     }
-    const value = parseValue(body.slice(eq + 1).trim());
-    if (value === undefined) {
+    const value = body.slice(eq + 1).trim();
+    const quote = value.charAt(0);
+    if (quote !== '"' && quote !== "'" && quote !== '`') continue;
+    if (value.indexOf(quote, 1) !== -1) continue;
+    const closing = lines.findIndex((next, at) => at > index && next.includes(quote));
+    if (closing === -1) {
       errors.push({ line: index + 1, message: `the value of ${key} has no closing quote` });
-      return;
+      continue;
     }
-    values[key] = value;
-  });
-  return { values, errors };
-}
-
-function parseValue(raw: string): string | undefined {
-  const quote = raw.charAt(0);
-  if (quote === "'") {
-    const end = raw.indexOf("'", 1);
-    return end === -1 ? undefined : raw.slice(1, end);
+    index = closing;
   }
-  if (quote === '"') {
-    let out = '';
-    for (let i = 1; i < raw.length; i += 1) {
-      const ch = raw.charAt(i);
-      if (ch === '"') return out;
-      if (ch === '\\' && i + 1 < raw.length) {
-        const next = raw.charAt(i + 1);
-        out += ESCAPES[next] ?? `\\${next}`;
-        i += 1;
-      } else {
-        out += ch;
-      }
-    }
-    return undefined;
-  }
-  const comment = raw.search(/\s#/);
-  return (comment === -1 ? raw : raw.slice(0, comment)).trim();
+  return errors;
 }

@@ -42,7 +42,7 @@ describe('checkTransport', () => {
   it('fails a bad transport or port, warns about a public bind or a privileged port', () => {
     expect(byName(checkTransport({ MCP_TRANSPORT: 'ws' }), 'MCP_TRANSPORT')).toMatchObject({
       status: 'fail',
-      fix: 'set MCP_TRANSPORT to one of stdio, sse, streamable-http',
+      fix: 'set MCP_TRANSPORT to one of stdio, streamable-http, sse',
     });
     expect(byName(checkTransport({ MCP_TRANSPORT: 'sse', MCP_PORT: 'http' }), 'MCP_PORT')?.status).toBe(
       'fail',

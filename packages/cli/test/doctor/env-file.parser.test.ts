@@ -1,7 +1,7 @@
 import { parseEnvFile } from '../../src/doctor/env-file.parser.js';
 
 describe('parseEnvFile', () => {
-  it('reads the forms a .env file uses', () => {
+  it('reads the forms a .env file uses, as process.loadEnvFile does', () => {
     const text = [
       '# comment',
       '',
@@ -11,7 +11,9 @@ describe('parseEnvFile', () => {
       'INLINE=abc # a comment',
       'HASH=abc#def',
       "SINGLE='literal \\n # kept'",
-      'DOUBLE="line\\nbreak \\"quoted\\" \\\\ \\q" # comment',
+      'DOUBLE="line\\nbreak" # comment',
+      'MULTI="first',
+      'second"',
       'EMPTY=',
       'URL=http://127.0.0.1:8000/api/agent/events?x=1',
       'PLAIN=later wins',
@@ -22,9 +24,10 @@ describe('parseEnvFile', () => {
         SPACED: 'padded',
         EXPORTED: '1',
         INLINE: 'abc',
-        HASH: 'abc#def',
+        HASH: 'abc',
         SINGLE: 'literal \\n # kept',
-        DOUBLE: 'line\nbreak "quoted" \\ \\q',
+        DOUBLE: 'line\nbreak',
+        MULTI: 'first\nsecond',
         EMPTY: '',
         URL: 'http://127.0.0.1:8000/api/agent/events?x=1',
       },
@@ -36,7 +39,9 @@ describe('parseEnvFile', () => {
     const parsed = parseEnvFile(
       ['GOOD=1', 'no equals sign', '=nokey', '1BAD=x', 'OPEN="unterminated', "OPEN2='x"].join('\n'),
     );
-    expect(parsed.values).toEqual({ GOOD: '1' });
+    // The values are Node's (it reads the bad lines its own way); the errors name every bad line.
+    expect(parsed.values.GOOD).toBe('1');
+    expect(Object.keys(parsed.values).every((key) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(key))).toBe(true);
     expect(parsed.errors).toEqual([
       { line: 2, message: 'expected KEY=value' },
       { line: 3, message: 'expected KEY=value' },

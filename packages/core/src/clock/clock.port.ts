@@ -22,26 +22,3 @@ export const systemClock: Clock = {
   },
   clearTimeout: (handle) => clearTimeout(handle as unknown as NodeJS.Timeout),
 };
-
-/**
- * Resolves after `ms` on `clock`, or rejects with the signal's reason as soon as it aborts.
- */
-export function sleep(ms: number, options: { clock?: Clock; signal?: AbortSignal } = {}): Promise<void> {
-  const clock = options.clock ?? systemClock;
-  const { signal } = options;
-  return new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      clock.clearTimeout(handle);
-      reject(signal?.reason);
-    };
-    const handle = clock.setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}

@@ -18,7 +18,8 @@ export interface Logger {
 }
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
-const LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug'];
+/** The levels `LOG_LEVEL` may name, most severe first (the server checks it, the CLI's doctor too). */
+export const LOG_LEVELS: readonly LogLevel[] = Object.freeze(['error', 'warn', 'info', 'debug'] as const);
 const RANK: Readonly<Record<LogLevel, number>> = { error: 0, warn: 1, info: 2, debug: 3 };
 
 /** Options of {@link createLogger}. Unset values come from `LOG_LEVEL` and `LOG_FORMAT`. */
@@ -113,7 +114,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
 
 function parseLevel(value: string | undefined): LogLevel {
   const lower = value?.toLowerCase();
-  return LEVELS.find((l) => l === lower) ?? 'info';
+  return LOG_LEVELS.find((l) => l === lower) ?? 'info';
 }
 
 /** One line recorded by {@link MemoryLogger}. */

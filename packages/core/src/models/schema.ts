@@ -5,13 +5,11 @@ export const SCHEMA_VERSION = 1;
 export const TASK_STATES = ['running', 'succeeded', 'failed', 'cancelled'] as const;
 export type TaskState = (typeof TASK_STATES)[number];
 
-/** The terminal states: once a task is in one of these it never changes again. */
-export const TERMINAL_STATES: readonly TaskState[] = ['succeeded', 'failed', 'cancelled'];
-
 /** Every event type a server pushes. */
 export const EVENT_TYPES = ['progress', 'trigger_fired', 'task_done', 'task_failed', 'watch_event'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/** The terminal states (every state but `running`): once in one, a task never changes again. */
 export function isTerminalState(state: TaskState): boolean {
   return state !== 'running';
 }

@@ -11,7 +11,7 @@ export interface TaskManagerOptions {
   serverName: string;
   /** Where events go, usually an EventPoster. Default: a sink that discards them. */
   poster?: EventSink;
-  /** The trigger evaluators. Default: {@link TriggerRegistry.withBuiltins} (`progress_above`). */
+  /** The trigger evaluators. Default: {@link TriggerRegistry.withBuiltins} (`progress_above`, `eta_below`, `zone_entered`). */
   triggers?: TriggerRegistry;
   /** How many finished tasks stay readable with get/list (oldest evicted first). Default 200. */
   maxFinishedRetained?: number;

@@ -8,7 +8,7 @@ function isFiniteNumber(value: unknown): value is number {
 
 /**
  * `{"type": "progress_above", "percent": 50}`: fires when the progress `percent` is >= `percent`
- * (spec §3.2). Extra payload: `{ percent }`. The only evaluator of {@link TriggerRegistry.withBuiltins}.
+ * (spec §3.2). Extra payload: `{ percent }`.
  */
 export const progressAboveTrigger: TriggerEvaluator = Object.freeze({
   type: 'progress_above',
@@ -65,3 +65,16 @@ export const zoneEnteredTrigger: TriggerEvaluator = Object.freeze({
     return zone === trigger.zone ? { zone } : undefined;
   },
 });
+
+/**
+ * The trigger evaluators every server has (the server's default plugins, the CLI's list of types
+ * it will not scaffold, {@link TriggerRegistry.withBuiltins}). The one list of them.
+ */
+export const BUILTIN_TRIGGERS: readonly TriggerEvaluator[] = Object.freeze([
+  progressAboveTrigger,
+  etaBelowTrigger,
+  zoneEnteredTrigger,
+]);
+
+/** The types of {@link BUILTIN_TRIGGERS}. */
+export const BUILTIN_TRIGGER_TYPES: readonly string[] = Object.freeze(BUILTIN_TRIGGERS.map((t) => t.type));

@@ -1,6 +1,6 @@
 import { ConfigError } from '../errors/kit.error.js';
 import { describeValue } from '../tasks/task-json.util.js';
-import { progressAboveTrigger } from './builtin-triggers.js';
+import { BUILTIN_TRIGGERS } from './builtin-triggers.js';
 import { type TriggerEvaluator } from './trigger.types.js';
 
 /**
@@ -14,9 +14,9 @@ export class TriggerRegistry {
     for (const evaluator of evaluators) this.register(evaluator);
   }
 
-  /** A registry with the generic evaluators every server gets: `progress_above`. */
+  /** A registry with the evaluators every server gets: `progress_above`, `eta_below`, `zone_entered`. */
   static withBuiltins(): TriggerRegistry {
-    return new TriggerRegistry([progressAboveTrigger]);
+    return new TriggerRegistry(BUILTIN_TRIGGERS);
   }
 
   /** Adds an evaluator, replacing any evaluator of the same type. */

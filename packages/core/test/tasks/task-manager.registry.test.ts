@@ -1,4 +1,5 @@
 import {
+  BUILTIN_TRIGGER_TYPES,
   ConfigError,
   ManualClock,
   MemoryLogger,
@@ -230,7 +231,7 @@ describe('TaskManager options', () => {
   it('defaults to the built-in registry and a discarding sink', async () => {
     const manager = new TaskManager({ serverName: 'nav' });
     expect(manager.registry).toBeInstanceOf(TriggerRegistry);
-    expect(manager.registry.types()).toEqual(['progress_above']);
+    expect(manager.registry.types()).toEqual([...BUILTIN_TRIGGER_TYPES]);
     const final = await finished(
       manager,
       manager.start('t', async (ctx) => {

@@ -10,12 +10,13 @@ import {
 const noop = (): undefined => undefined;
 
 describe('TriggerRegistry', () => {
-  it('has only progress_above among the built-ins', () => {
+  it('has the built-ins every server has', () => {
     const registry = TriggerRegistry.withBuiltins();
-    expect(registry.types()).toEqual(['progress_above']);
+    expect(registry.types()).toEqual(['progress_above', 'eta_below', 'zone_entered']);
     expect(registry.get('progress_above')).toBe(progressAboveTrigger);
-    expect(registry.has('eta_below')).toBe(false);
-    expect(registry.get('eta_below')).toBeUndefined();
+    expect(registry.get('eta_below')).toBe(etaBelowTrigger);
+    expect(registry.has('battery_below')).toBe(false);
+    expect(registry.get('battery_below')).toBeUndefined();
   });
 
   it('registers evaluators in order, chaining, and is per instance', () => {
@@ -24,7 +25,7 @@ describe('TriggerRegistry', () => {
     expect(registry.types()).toEqual(['eta_below', 'zone_entered']);
     expect(registry.list()).toEqual([etaBelowTrigger, zoneEnteredTrigger]);
     expect(new TriggerRegistry().types()).toEqual([]);
-    expect(TriggerRegistry.withBuiltins().has('zone_entered')).toBe(false);
+    expect(new TriggerRegistry().has('zone_entered')).toBe(false);
   });
 
   it('replaces an evaluator of the same type', () => {

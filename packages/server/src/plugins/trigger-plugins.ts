@@ -1,11 +1,9 @@
 import {
+  BUILTIN_TRIGGERS,
   ConfigError,
-  etaBelowTrigger,
-  progressAboveTrigger,
   type Trigger,
   type TriggerEvaluator,
   TriggerRegistry,
-  zoneEnteredTrigger,
   type JsonObject,
   type TaskInfo,
 } from '@robot-mcp-kit/core';
@@ -18,12 +16,8 @@ import { type TriggerDefinition } from '../metadata/definitions.types.js';
  */
 export type TriggerPlugin = TriggerEvaluator;
 
-/** The plugins every capability server has unless told otherwise. */
-export const BUILTIN_TRIGGER_PLUGINS: readonly TriggerPlugin[] = Object.freeze([
-  progressAboveTrigger,
-  etaBelowTrigger,
-  zoneEnteredTrigger,
-]);
+/** The plugins every capability server has unless told otherwise: the core's {@link BUILTIN_TRIGGERS}. */
+export const BUILTIN_TRIGGER_PLUGINS: readonly TriggerPlugin[] = BUILTIN_TRIGGERS;
 
 /**
  * Loads trigger plugins packaged as npm modules (or files): each module's default export (or its

@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util';
 import { ConfigError, RobotMcpKitError } from '@robot-mcp-kit/core';
 import { parseToolPatterns } from '../features/safety/tool-patterns.js';
 import { bootstrap, type BootstrapOptions, type CapabilityServerClass } from './bootstrap.js';
@@ -25,31 +26,42 @@ export interface ServerArgs {
 /**
  * Parses the kit's command-line flags: `--read-only` and `--allow-tools <patterns>` (repeatable;
  * `--allow-tools=<patterns>` works too). A flag overrides its variable (`RMK_READ_ONLY`,
- * `RMK_ALLOW_TOOLS`). Other arguments are returned in `rest`.
+ * `RMK_ALLOW_TOOLS`). Other arguments are returned in `rest`; after `--` nothing is read as a flag.
+ * Built on `util.parseArgs`.
  * @throws ConfigError naming the flag when its value is missing or not valid
  */
 export function parseServerArgs(argv: readonly string[]): ServerArgs {
+  const { tokens } = parseArgs({
+    args: [...argv],
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+    options: { 'read-only': { type: 'boolean' }, 'allow-tools': { type: 'string', multiple: true } },
+  });
   const parsed: ServerArgs = { rest: [] };
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i] ?? '';
-    if (arg === '--read-only') {
-      parsed.readOnly = true;
-    } else if (arg === '--allow-tools' || arg.startsWith('--allow-tools=')) {
-      const inline = arg.startsWith('--allow-tools=');
-      const value = inline ? arg.slice('--allow-tools='.length) : argv[i + 1];
-      if (!inline) i += 1;
-      if (value === undefined || value.trim() === '' || value.startsWith('--')) {
-        throw new ConfigError(
-          '--allow-tools',
-          'needs a comma-separated list of tool names or globs, e.g. --allow-tools "get_*,navigate_to"',
-        );
+  const consumed = new Set<number>();
+  for (const token of tokens) {
+    if (token.kind !== 'option' || (token.name !== 'read-only' && token.name !== 'allow-tools')) continue;
+    consumed.add(token.index);
+    if (token.name === 'read-only') {
+      if (token.value !== undefined) {
+        throw new ConfigError('--read-only', 'takes no value; write --read-only alone');
       }
-      const patterns = parseToolPatterns('--allow-tools', value).map((p) => p.source);
-      parsed.allowTools = [...(parsed.allowTools ?? []), ...patterns];
-    } else {
-      parsed.rest.push(arg);
+      parsed.readOnly = true;
+      continue;
     }
+    if (!token.inlineValue && token.value !== undefined) consumed.add(token.index + 1);
+    const value = token.value;
+    if (value === undefined || value.trim() === '' || value.startsWith('--')) {
+      throw new ConfigError(
+        '--allow-tools',
+        'needs a comma-separated list of tool names or globs, e.g. --allow-tools "get_*,navigate_to"',
+      );
+    }
+    const patterns = parseToolPatterns('--allow-tools', value).map((p) => p.source);
+    parsed.allowTools = [...(parsed.allowTools ?? []), ...patterns];
   }
+  parsed.rest = argv.filter((_arg, index) => !consumed.has(index));
   return parsed;
 }
 

@@ -1,7 +1,8 @@
-import { ConfigError } from '@robot-mcp-kit/core';
+import { ConfigError, LOG_LEVELS, MCP_TRANSPORTS, type McpTransport } from '@robot-mcp-kit/core';
 
-export type TransportKind = 'stdio' | 'sse' | 'streamable-http';
-export const TRANSPORT_KINDS: readonly TransportKind[] = ['stdio', 'sse', 'streamable-http'];
+export type TransportKind = McpTransport;
+/** The transports (the core's {@link MCP_TRANSPORTS}). */
+export const TRANSPORT_KINDS: readonly TransportKind[] = MCP_TRANSPORTS;
 
 /** Where and how the server listens. */
 export interface TransportConfig {
@@ -38,9 +39,6 @@ export function transportConfigFromEnv(
   return { kind: kind as TransportKind, host, port: rawPort };
 }
 
-/** The levels `LOG_LEVEL` may name. */
-export const LOG_LEVELS: readonly string[] = ['error', 'warn', 'info', 'debug'];
-
 /**
  * Checks `LOG_LEVEL` (any case; unset or empty means info): the logger would silently fall back to
  * info on a level it does not know, e.g. `verbose`.
@@ -48,7 +46,7 @@ export const LOG_LEVELS: readonly string[] = ['error', 'warn', 'info', 'debug'];
  */
 export function checkLogLevel(env: NodeJS.ProcessEnv = process.env): void {
   const level = env.LOG_LEVEL?.trim();
-  if (!level || LOG_LEVELS.includes(level.toLowerCase())) return;
+  if (!level || (LOG_LEVELS as readonly string[]).includes(level.toLowerCase())) return;
   throw new ConfigError(
     'LOG_LEVEL',
     `"${level}" is not a log level; use one of ${LOG_LEVELS.join(', ')} (debug is the most verbose), or unset it for info`,

@@ -1,3 +1,10 @@
+import {
+  isMcpToolName,
+  isReservedToolName,
+  RESERVED_TOOL_NAMES,
+  TOOL_NAME_MAX_LENGTH,
+  toSnakeCase,
+} from '@robot-mcp-kit/core';
 import { DecorationError } from '../errors/server.error.js';
 import {
   type DtoClass,
@@ -14,18 +21,8 @@ import { type RecordedLongRunningTool, type RecordedTool } from '../metadata/rec
 import { checkDtoIsDecorated, missingMetadataError } from './dto.check.js';
 import { readMethodMetadata, scanMethodNames } from './method.scanner.js';
 import { NoArgs } from './no-args.dto.js';
-import { TOOL_NAME, toSnakeCase } from './naming.js';
 
 type Target = abstract new (...args: never[]) => unknown;
-
-/** Tool names the kit registers itself; a decorated tool may not take them. */
-export const RESERVED_TOOL_NAMES: ReadonlySet<string> = new Set([
-  'get_task',
-  'cancel_task',
-  'list_tasks',
-  'get_events',
-  'wait_for_event',
-]);
 
 const NOT_A_DTO: ReadonlySet<unknown> = new Set([
   Object,
@@ -57,10 +54,10 @@ export function exploreTools(target: Target): ToolDefinition[] {
   }
   const seen = new Map<string, string>();
   for (const tool of tools) {
-    if (RESERVED_TOOL_NAMES.has(tool.name)) {
+    if (isReservedToolName(tool.name)) {
       throw new DecorationError(
         `${target.name}.${tool.methodName}`,
-        `tool name "${tool.name}" is reserved by the kit`,
+        `tool name "${tool.name}" is reserved by the kit (${RESERVED_TOOL_NAMES.join(', ')})`,
         `give the decorator another name: { name: 'my_${tool.name}' }`,
       );
     }
@@ -90,14 +87,7 @@ function buildLongRunning(
   recorded: RecordedLongRunningTool,
 ): LongRunningToolDefinition {
   const where = `${target.name}.${methodName}`;
-  const method = methodOf(target, methodName);
-  if (method.constructor.name !== 'AsyncFunction') {
-    throw new DecorationError(
-      where,
-      '@LongRunningTool must be put on an async method',
-      `declare it as "async ${methodName}(args: MyArgs, ctx: TaskContext): Promise<object>"`,
-    );
-  }
+  checkCanReturnPromise(methodOf(target, methodName), where, methodName);
   const { maxConcurrent, preempt, estDurationS, cancelOnDisconnect } = recorded.args;
   if (cancelOnDisconnect !== undefined && typeof cancelOnDisconnect !== 'boolean') {
     throw new DecorationError(where, 'cancelOnDisconnect must be true or false', 'fix the value');
@@ -134,11 +124,11 @@ function buildLongRunning(
 function common(target: Target, methodName: string, args: Readonly<ToolArgsBase>) {
   const where = `${target.name}.${methodName}`;
   const name = args.name ?? toSnakeCase(methodName);
-  if (!TOOL_NAME.test(name)) {
+  if (!isMcpToolName(name)) {
     throw new DecorationError(
       where,
       `tool name ${JSON.stringify(name)} is not valid`,
-      'use 1-128 letters, digits, "_", "-" or "."',
+      `use 1-${TOOL_NAME_MAX_LENGTH} letters, digits, "_", "-" or "."`,
     );
   }
   if (typeof args.description !== 'string' || args.description.trim() === '') {
@@ -187,6 +177,22 @@ function findDto(target: Target, methodName: string, args: Readonly<ToolArgsBase
   }
   checkDtoIsDecorated(first as DtoClass, where);
   return first as DtoClass;
+}
+
+/**
+ * A long-running body must return a Promise. Any function may (an `async` method, a method that
+ * returns one, a method wrapped by another decorator): that is checked when it is called. Only what
+ * cannot return a Promise is refused here: a generator.
+ */
+function checkCanReturnPromise(method: unknown, where: string, methodName: string): void {
+  const generator =
+    typeof method === 'function' && /^(Async)?GeneratorFunction$/.test(method.constructor.name);
+  if (typeof method === 'function' && !generator) return;
+  throw new DecorationError(
+    where,
+    `@LongRunningTool must be put on a method that returns a Promise, not on a ${generator ? 'generator' : typeof method}`,
+    `declare it as "async ${methodName}(args: MyArgs, ctx: TaskContext): Promise<object>"`,
+  );
 }
 
 function methodOf(target: Target, methodName: string): (...args: unknown[]) => unknown {

@@ -1,9 +1,9 @@
+import { isTriggerType, TRIGGER_TYPE_MAX_LENGTH } from '@robot-mcp-kit/core';
 import { DecorationError } from '../errors/server.error.js';
 import { type TriggerDefinition } from '../metadata/definitions.types.js';
 import { METADATA_KEYS } from '../metadata/metadata.keys.js';
 import { type RecordedTrigger } from '../metadata/recorded-metadata.types.js';
 import { readMethodMetadata, scanMethodNames } from './method.scanner.js';
-import { TRIGGER_TYPE } from './naming.js';
 
 type Target = abstract new (...args: never[]) => unknown;
 
@@ -16,11 +16,11 @@ export function exploreTriggers(target: Target): TriggerDefinition[] {
     if (!recorded) continue;
     const where = `@Trigger on ${target.name}.${methodName}`;
     const { type, description, validate } = recorded.args;
-    if (typeof type !== 'string' || !TRIGGER_TYPE.test(type)) {
+    if (!isTriggerType(type)) {
       throw new DecorationError(
         where,
         `trigger type ${JSON.stringify(type)} is not valid`,
-        'use lower snake_case such as "eta_below"',
+        `use lower snake_case of at most ${TRIGGER_TYPE_MAX_LENGTH} characters such as "eta_below"`,
       );
     }
     const other = seen.get(type);

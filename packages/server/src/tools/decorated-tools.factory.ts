@@ -92,7 +92,7 @@ function longRunningTool(definition: LongRunningToolDefinition, deps: DecoratedT
       estDurationS,
       body: (ctx: TaskContext) => {
         if (hook) runHook(hook, ctx, logger);
-        return method.call(deps.instance, args, ctx) as Promise<JsonObject>;
+        return expectPromise(method.call(deps.instance, args, ctx), definition);
       },
     });
   };
@@ -132,6 +132,28 @@ export function withUnrecognisedTriggers(
     content: [{ type: 'text', text: JSON.stringify(structured) }],
     structuredContent: structured,
   };
+}
+
+/**
+ * The body's result as a Promise. A method that returned no Promise (declared without `async` and
+ * returning a plain value) ran synchronously, blocking the server: the task fails with the fix.
+ */
+function expectPromise(result: unknown, definition: LongRunningToolDefinition): Promise<JsonObject> {
+  if (isThenable(result)) return Promise.resolve(result) as Promise<JsonObject>;
+  throw new TaskError(
+    'NOT_A_PROMISE',
+    `@LongRunningTool ${definition.methodName} returned ${result === null ? 'null' : typeof result}, ` +
+      `not a Promise; declare it "async ${definition.methodName}(args, ctx)" so its body runs in the background`,
+    { recoverable: false },
+  );
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 /** Runs a body-start hook; a failing hook is logged and never fails the task. */

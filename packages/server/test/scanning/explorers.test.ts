@@ -135,15 +135,15 @@ describe('decoration mistakes fail at bootstrap with a fix', () => {
     expectDecorationError(() => bootstrap(Res, { env: {} }), /"get_task" is reserved/);
   });
 
-  it('a long-running method that is not async', () => {
-    @CapabilityServer({ name: 'sync', version: '1' })
-    class Sync {
+  it('a long-running generator method (it can never return a Promise)', () => {
+    @CapabilityServer({ name: 'gen', version: '1' })
+    class Gen {
       @LongRunningTool({ description: 'a' })
-      run(_args: NameArgs, _ctx: TaskContext): Promise<JsonObject> {
-        return Promise.resolve({});
+      *run(_args: NameArgs, _ctx: TaskContext): Generator<JsonObject> {
+        yield {};
       }
     }
-    expectDecorationError(() => bootstrap(Sync, { env: {} }), /Sync\.run/, /async/);
+    expectDecorationError(() => bootstrap(Gen, { env: {} }), /Gen\.run/, /not on a generator/, /async run/);
   });
 
   it('a missing DTO', () => {
@@ -253,7 +253,7 @@ describe('decoration mistakes fail at bootstrap with a fix', () => {
 describe('configuration fails fast', () => {
   it('names the variable and how to fix it', () => {
     expect(() => bootstrap(RoverServer, { env: { MCP_TRANSPORT: 'carrier-pigeon' } })).toThrow(
-      /MCP_TRANSPORT.*stdio, sse, streamable-http/,
+      /MCP_TRANSPORT.*stdio, streamable-http, sse/,
     );
     expect(() => bootstrap(RoverServer, { env: { MCP_PORT: 'abc' } })).toThrow(/MCP_PORT/);
     expect(() => bootstrap(RoverServer, { env: { RVC_CALLBACK_URL: 'http://127.0.0.1:1/x' } })).toThrow(

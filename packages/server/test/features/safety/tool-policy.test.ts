@@ -162,4 +162,12 @@ describe('patterns and flags', () => {
     expect(() => parseServerArgs(['--allow-tools', '--read-only'])).toThrow(/--allow-tools/);
     expect(() => parseServerArgs(['--allow-tools=a,,b'])).toThrow(/--allow-tools: pattern 2/);
   });
+
+  it('keeps other flags in rest as written and reads no flag after --', () => {
+    expect(parseServerArgs(['--port', '3000', '-v', '--read-only', '--', '--allow-tools', 'x'])).toEqual({
+      readOnly: true,
+      rest: ['--port', '3000', '-v', '--', '--allow-tools', 'x'],
+    });
+    expect(() => parseServerArgs(['--read-only=yes'])).toThrow(/--read-only: takes no value/);
+  });
 });
