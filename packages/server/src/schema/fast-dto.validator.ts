@@ -121,7 +121,7 @@ function instantiate(
     const property = plan.properties.get(key);
     if (!property || typeof instance[key] === 'function') return undefined;
     const value = property.nested
-      ? nestedValue(property.nested, input[key], depth + 1)
+      ? nestedValue(property.nested, property.arrays, input[key], depth + 1)
       : plainValue(property, input[key]);
     if (value === NOT_COVERED) return undefined;
     instance[key] = value;
@@ -148,13 +148,17 @@ function plainValue(property: PropertyPlan, value: unknown): unknown {
   return copy;
 }
 
-/** A nested object as a validated `dto` instance, an array of them element by element. */
-function nestedValue(dto: DtoClass, value: unknown, depth: number): unknown {
+/**
+ * A nested object as a validated `dto` instance, an array of them element by element (only where
+ * the property takes arrays: an array for a single nested DTO is left to the full path).
+ */
+function nestedValue(dto: DtoClass, arrays: boolean, value: unknown, depth: number): unknown {
   if (typeof value !== 'object' || value === null) return value === undefined ? value : NOT_COVERED;
   const plan = planOf(dto);
   if (plan === null) return NOT_COVERED;
   if (!Array.isArray(value))
     return instantiate(dto, plan, value as Record<string, unknown>, depth) ?? NOT_COVERED;
+  if (!arrays) return NOT_COVERED;
   const copy: unknown[] = [];
   for (const element of value as unknown[]) {
     if (typeof element !== 'object' || element === null || Array.isArray(element)) return NOT_COVERED;
@@ -216,7 +220,9 @@ function buildPlan(dto: DtoClass): DtoPlan | null {
     if (metadata.type === ValidationTypes.CONDITIONAL_VALIDATION) {
       property.conditions.push(metadata.constraints[0] as PropertyPlan['conditions'][number]);
     } else if (metadata.type === ValidationTypes.NESTED_VALIDATION) {
-      property.arrays = true;
+      // `@ValidateNested({ each: true })` takes arrays; an array for a plain `@ValidateNested()`
+      // is left to the full path.
+      property.arrays ||= metadata.each === true;
       property.nested = nestedType(dto, name) ?? null;
     } else if (metadata.type !== ValidationTypes.WHITELIST) {
       const constraints = storage.getTargetValidatorConstraints(metadata.constraintCls);

@@ -243,6 +243,11 @@ describe('fastValidate', () => {
     );
   });
 
+  it('leaves an array given for a single nested DTO to the full path (found by the property test)', async () => {
+    expect(fastValidate(ArrayArgs, { tags: [], one: [] })).toBeUndefined();
+    expect((await slowPath(ArrayArgs, { tags: [], one: [] })).valid).toBe(true);
+  });
+
   it('reports the full path messages for invalid array and nested arguments', async () => {
     await expect(
       validateArguments('t', ArrayArgs, { tags: ['a'], points: [{ x: 1 }, { x: 'no' }] }),
