@@ -1,7 +1,7 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { type Duplex } from 'node:stream';
-import got, { type Got } from 'got';
+import type { ExtendOptions, Got } from 'got';
 import { type Clock, systemClock } from '../clock/clock.port.js';
 import { ConfigError } from '../errors/kit.error.js';
 import { type Logger, silentLogger } from '../logging/logger.js';
@@ -41,8 +41,13 @@ export class HttpEventTransport implements EventTransport {
   private readonly timeoutMs: number;
   private readonly logger: Logger;
   private readonly agent: http.Agent;
-  /** got with every per-transport option merged once (profiled: normalizing them cost ~10 µs a POST). */
-  private readonly client: Got;
+  /**
+   * got with every per-transport option merged once (profiled: normalizing them cost ~10 µs a
+   * POST). got is loaded on the first send, so a server that never posts never loads it.
+   */
+  private client: Got | undefined;
+  private clientLoading: Promise<Got> | undefined;
+  private readonly clientOptions: ExtendOptions;
   private readonly webhooks: StandardWebhooksSigner | undefined;
   private closed = false;
 
@@ -83,7 +88,7 @@ export class HttpEventTransport implements EventTransport {
       agents = { http: this.agent };
     }
     // Everything but the URL, the body and the two per-attempt headers is fixed here, once.
-    this.client = got.extend({
+    this.clientOptions = {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'X-RVC-Server': this.serverName },
       agent: agents,
@@ -93,7 +98,16 @@ export class HttpEventTransport implements EventTransport {
       timeout: { request: this.timeoutMs },
       // The response body is discarded: no Accept-Encoding, nothing to decompress.
       decompress: false,
+    };
+  }
+
+  /** got, extended once with this transport's options, loaded on first use. */
+  private loadClient(): Promise<Got> {
+    this.clientLoading ??= import('got').then(({ default: got }) => {
+      this.client = got.extend(this.clientOptions);
+      return this.client;
     });
+    return this.clientLoading;
   }
 
   /**
@@ -104,9 +118,16 @@ export class HttpEventTransport implements EventTransport {
    */
   send(delivery: EventDelivery): Promise<DeliveryOutcome> {
     if (this.closed) return Promise.resolve({ ok: false, error: 'transport closed' });
+    const client = this.client;
+    if (!client) {
+      return this.loadClient().then(
+        () => this.send(delivery),
+        (err: unknown) => ({ ok: false, error: `cannot load got: ${this.describeError(err)}` }),
+      );
+    }
     const body = Buffer.from(delivery.body, 'utf8');
     const timestamp = Math.floor(this.clock.now() / 1000);
-    const request = this.client.stream(this.url, {
+    const request = client.stream(this.url, {
       body,
       headers: {
         'X-RVC-Timestamp': String(timestamp),
