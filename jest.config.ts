@@ -5,6 +5,8 @@ import type { Config } from 'jest';
 const workspaceSources: Record<string, string> = {
   '^@robot-mcp-kit/core$': '<rootDir>/packages/core/src/index.ts',
   '^@robot-mcp-kit/server$': '<rootDir>/packages/server/src/index.ts',
+  '^@robot-mcp-kit/server/testing$': '<rootDir>/packages/server/src/testing/index.ts',
+  '^@robot-mcp-kit/server/advanced$': '<rootDir>/packages/server/src/advanced/index.ts',
   '^@robot-mcp-kit/receiver$': '<rootDir>/packages/receiver/src/index.ts',
   '^@robot-mcp-kit/brokers$': '<rootDir>/packages/brokers/src/index.ts',
   '^@robot-mcp-kit/redis$': '<rootDir>/packages/redis/src/index.ts',
@@ -29,6 +31,7 @@ export const PROCESS_SUITES = [
   '/examples/fleet/test/fleet\\.test\\.ts$',
   '/packages/server/test/features/stdio-agent\\.test\\.ts$',
   '/packages/server/test/runtime/lazy-transports\\.test\\.ts$',
+  '/packages/server/test/public-api\\.exports\\.test\\.ts$',
   '/packages/brokers/test/(sleeper-over-brokers|sleeper-restart|broker-restart)\\.test\\.ts$',
 ];
 

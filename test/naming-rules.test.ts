@@ -1,20 +1,17 @@
 import { describe, expect, it } from '@jest/globals';
 import { BUILTIN_TRIGGER_TYPES, MCP_TRANSPORTS, RESERVED_TOOL_NAMES, toCamelCase } from '@robot-mcp-kit/core';
 import { validateToolName as cliValidateToolName, validateTriggerType } from '@robot-mcp-kit/cli';
+import { CapabilityServer, DecorationError, Tool, Trigger } from '@robot-mcp-kit/server';
+import { connectTestClient } from '@robot-mcp-kit/server/testing';
 import {
   BUILTIN_TRIGGER_PLUGINS,
-  CapabilityServer,
-  connectTestClient,
-  DecorationError,
   exploreCapabilityServer,
   RESERVED_TOOL_NAMES as SERVER_RESERVED,
-  Tool,
-  Trigger,
-} from '@robot-mcp-kit/server';
+  transportConfigFromEnv,
+} from '@robot-mcp-kit/server/advanced';
 import { validateToolName as generatorValidateToolName } from 'create-robot-mcp-server';
 import { checkTransport } from '../packages/cli/src/doctor/doctor.checks.js';
 import { validateTransport } from '../packages/create-robot-mcp-server/src/validation.js';
-import { transportConfigFromEnv } from '@robot-mcp-kit/server';
 
 type Verdict = { ok: true; name: string } | { ok: false };
 

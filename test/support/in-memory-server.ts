@@ -1,12 +1,8 @@
 import { ManualClock, type TaskEvent } from '@robot-mcp-kit/core';
-import {
-  type BootstrapOptions,
-  type CapabilityServerClass,
-  connectTestClient,
-  type TestClient,
-} from '@robot-mcp-kit/server';
+import { type BootstrapOptions, type CapabilityServerClass } from '@robot-mcp-kit/server';
+import { connectTestClient, type TestClient } from '@robot-mcp-kit/server/testing';
 
-export { textOf } from '@robot-mcp-kit/server';
+export { textOf } from '@robot-mcp-kit/server/testing';
 
 /**
  * The server under test on a ManualClock, with an SDK client over an in-memory pair: a thin layer

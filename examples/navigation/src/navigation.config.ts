@@ -1,4 +1,4 @@
-import { ConfigError } from '@robot-mcp-kit/core';
+import { ConfigError } from '@robot-mcp-kit/server';
 import { DEFAULT_SITE, SiteMap } from './site-map.js';
 
 /** How the simulated robot moves. */

@@ -1,4 +1,4 @@
-import { RobotMcpKitError } from '@robot-mcp-kit/core';
+import { RobotMcpKitError } from '@robot-mcp-kit/server';
 
 /** `set_door` was given a door the map does not have. */
 export class UnknownDoorError extends RobotMcpKitError {

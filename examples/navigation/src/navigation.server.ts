@@ -1,5 +1,11 @@
-import { type TaskContext } from '@robot-mcp-kit/core';
-import { CapabilityServer, LongRunningTool, NoArgs, Tool, type ToolCallContext } from '@robot-mcp-kit/server';
+import {
+  type TaskContext,
+  CapabilityServer,
+  LongRunningTool,
+  NoArgs,
+  Tool,
+  type ToolCallContext,
+} from '@robot-mcp-kit/server';
 import { NavigateArgs, SetDoorArgs } from './navigation.args.js';
 import { type NavigationConfig, navigationConfigFromEnv } from './navigation.config.js';
 import { UnknownDoorError } from './navigation.error.js';

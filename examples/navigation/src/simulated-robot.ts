@@ -1,4 +1,4 @@
-import { TaskError, type TaskContext } from '@robot-mcp-kit/core';
+import { TaskError, type TaskContext } from '@robot-mcp-kit/server';
 import { type NavigationConfig } from './navigation.config.js';
 import { distance, type Point, type RouteStep, type SiteMap } from './site-map.js';
 

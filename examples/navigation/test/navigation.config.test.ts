@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError } from '@robot-mcp-kit/core';
+import { ConfigError } from '@robot-mcp-kit/server';
 import { DEFAULT_NAVIGATION_CONFIG, navigationConfigFromEnv } from '../src/navigation.config.js';
 import { NavigationServer } from '../src/navigation.server.js';
 

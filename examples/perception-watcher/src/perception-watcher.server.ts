@@ -1,5 +1,4 @@
-import { TaskError, type TaskContext } from '@robot-mcp-kit/core';
-import { CapabilityServer, LongRunningTool, Tool } from '@robot-mcp-kit/server';
+import { TaskError, type TaskContext, CapabilityServer, LongRunningTool, Tool } from '@robot-mcp-kit/server';
 import { LABELS, type LabelSpec, SimulatedDetector } from './simulated-detector.js';
 import { type WatcherConfig, watcherConfigFromEnv } from './watcher.config.js';
 import { WatchForArgs } from './watcher.args.js';

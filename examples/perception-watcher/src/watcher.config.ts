@@ -1,4 +1,4 @@
-import { ConfigError } from '@robot-mcp-kit/core';
+import { ConfigError } from '@robot-mcp-kit/server';
 
 /** How the simulated camera runs. */
 export type WatcherConfig = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError } from '@robot-mcp-kit/core';
+import { ConfigError } from '@robot-mcp-kit/server';
 import {
   FRAME_HEIGHT,
   FRAME_WIDTH,

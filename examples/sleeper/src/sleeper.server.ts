@@ -1,6 +1,11 @@
 import { IsBoolean, IsNumber, IsOptional, IsPositive, Max } from 'class-validator';
-import { TaskError, type TaskContext } from '@robot-mcp-kit/core';
-import { CapabilityServer, JSONSchema, LongRunningTool } from '@robot-mcp-kit/server';
+import {
+  TaskError,
+  type TaskContext,
+  CapabilityServer,
+  JSONSchema,
+  LongRunningTool,
+} from '@robot-mcp-kit/server';
 
 /** Arguments of `sleep_task`. */
 export class SleepArgs {

@@ -1,4 +1,4 @@
-import { TRANSPORT_KINDS } from '@robot-mcp-kit/server';
+import { TRANSPORT_KINDS } from '@robot-mcp-kit/server/advanced';
 import { CliError } from '../src/cli.error.js';
 import { LOG_LEVELS, TRANSPORTS } from '../src/doctor/doctor.checks.js';
 import { LOG_LEVELS as SERVER_SIDE_LEVELS } from '@robot-mcp-kit/core';

@@ -44,7 +44,7 @@ hidden when the server runs with `--read-only` (the tests check both). Every too
 
 A long-running tool's method gets `(args, ctx)`: report progress with `await ctx.progress({...})`,
 wait with `await ctx.sleep(ms)` (cancellable), and return the result object. Throw
-`new TaskError('CODE', 'message')` (from `@robot-mcp-kit/core`) to fail the task with a code the
+`new TaskError('CODE', 'message')` (from `@robot-mcp-kit/server`) to fail the task with a code the
 LLM can act on. Callers attach triggers (`{"type": "eta_below", "seconds": 10}`) and get a
 `trigger_fired` event when one matches.
 

@@ -10,8 +10,8 @@ export function harnessText(className: string, serverSpecifier: string, pluginsS
   const pluginsOption = pluginsSpecifier ? 'plugins, ' : '';
   return `import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { InMemoryEventTransport, silentLogger } from '@robot-mcp-kit/core';
 import { bootstrap, type RobotMcpApp } from '@robot-mcp-kit/server';
+import { InMemoryEventTransport, silentLogger } from '@robot-mcp-kit/server/testing';
 ${pluginsImport}import { ${className} } from '${serverSpecifier}';
 
 /** A server running in-process, with the official MCP client connected to it. */

@@ -127,8 +127,11 @@ function longRunningSnippet(names: ToolNames, actuates: boolean): ToolSnippet {
     },
     imports: {
       'class-validator': [{ name: 'IsInt' }, { name: 'IsOptional' }, { name: 'Max' }, { name: 'Min' }],
-      '@robot-mcp-kit/core': [{ name: 'TaskContext', typeOnly: true }],
-      '@robot-mcp-kit/server': [{ name: 'JSONSchema' }, { name: 'LongRunningTool' }],
+      '@robot-mcp-kit/server': [
+        { name: 'JSONSchema' },
+        { name: 'LongRunningTool' },
+        { name: 'TaskContext', typeOnly: true },
+      ],
     },
   };
 }

@@ -62,8 +62,7 @@ export function triggerPluginText(names: TriggerNames): string {
     : `    const current = progress.${field};
     return current !== undefined && current === trigger.value ? { ${field}: current } : undefined;`;
   const example = numeric ? '20' : '"kitchen"';
-  return `import { type JsonObject, type Trigger } from '@robot-mcp-kit/core';
-import { type TriggerPlugin } from '@robot-mcp-kit/server';
+  return `import { type JsonObject, type TriggerPlugin, type TriggerSpec } from '@robot-mcp-kit/server';
 
 /**
  * \`{"type": "${names.type}", "value": ${example}}\`: ${description}. The trigger_fired event carries
@@ -74,12 +73,12 @@ export const ${names.variable}: TriggerPlugin = {
   description: '${description}',
 
   /** Runs when a task starts: one message per bad field, naming it. */
-  validate(trigger: Trigger): string[] {
+  validate(trigger: TriggerSpec): string[] {
 ${validate}
   },
 
   /** Runs after each progress report: the extra payload of trigger_fired to fire, undefined not to. */
-  evaluate(trigger: Trigger, progress: JsonObject): JsonObject | undefined {
+  evaluate(trigger: TriggerSpec, progress: JsonObject): JsonObject | undefined {
 ${evaluate}
   },
 };
@@ -107,7 +106,7 @@ export function triggerTestText(
 `
     : '';
   const pluginsImport = pluginsSpecifier ? `import { plugins } from '${pluginsSpecifier}';\n` : '';
-  return `import { type TaskInfo } from '@robot-mcp-kit/core';
+  return `import { type TaskInfo } from '@robot-mcp-kit/server';
 ${pluginsImport}import { ${names.variable} } from '${pluginSpecifier}';
 
 // evaluate() may look at the task too; this plugin does not.

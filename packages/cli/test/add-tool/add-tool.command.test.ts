@@ -84,10 +84,10 @@ describe('addTool on a generated project', () => {
     addTool({ root, name: 'scan_room', longRunning: true });
     const server = read(root, SERVER);
     expect(server).toContain(
-      "import { CapabilityServer, JSONSchema, LongRunningTool } from '@robot-mcp-kit/server';",
+      "import { CapabilityServer, JSONSchema, LongRunningTool, type TaskContext } from '@robot-mcp-kit/server';",
     );
     expect(server).toContain("import { IsInt, IsOptional, Max, Min } from 'class-validator';");
-    expect(server).toContain("import { type TaskContext } from '@robot-mcp-kit/core';");
+    expect(server).not.toContain('@robot-mcp-kit/core');
   });
 
   it('recreates the test harness when the project has none', () => {

@@ -54,7 +54,7 @@ describe('ensureNamedImports', () => {
   });
 
   it('moves a name out of an `import type` declaration when the value is needed', () => {
-    const sf = file("import type { Tool } from '@robot-mcp-kit/server';\n");
+    const sf = file("import { type Tool } from '@robot-mcp-kit/server';\n");
     ensureNamedImports(sf, '@robot-mcp-kit/server', [{ name: 'Tool' }]);
     const texts = sf.getImportDeclarations().map((d) => d.getText());
     expect(texts).toHaveLength(1);

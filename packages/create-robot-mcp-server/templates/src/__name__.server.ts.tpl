@@ -1,6 +1,14 @@
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { type JsonObject, type TaskContext } from '@robot-mcp-kit/core';
-import { CapabilityServer, JSONSchema, LongRunningTool, Tool, Trigger, type ToolCallContext } from '@robot-mcp-kit/server';
+import {
+  CapabilityServer,
+  JSONSchema,
+  type JsonObject,
+  LongRunningTool,
+  type TaskContext,
+  Tool,
+  Trigger,
+  type ToolCallContext,
+} from '@robot-mcp-kit/server';
 
 /**
  * Arguments of `{{lrTool}}`. Each property is a tool parameter: class-validator checks it before the

@@ -30,6 +30,8 @@ export function typecheckProject(dir: string): string[] {
     paths: {
       '@robot-mcp-kit/core': [join(REPO_ROOT, 'packages/core/src/index.ts')],
       '@robot-mcp-kit/server': [join(REPO_ROOT, 'packages/server/src/index.ts')],
+      '@robot-mcp-kit/server/testing': [join(REPO_ROOT, 'packages/server/src/testing/index.ts')],
+      '@robot-mcp-kit/server/advanced': [join(REPO_ROOT, 'packages/server/src/advanced/index.ts')],
     },
   };
   const program = ts.createProgram(parsed.fileNames, options);

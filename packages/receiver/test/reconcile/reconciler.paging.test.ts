@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { IsString } from 'class-validator';
 import { type JsonObject, type TaskContext } from '@robot-mcp-kit/core';
 import { Reconciler, type ToolCaller } from '@robot-mcp-kit/receiver';
-import { CapabilityServer, connectTestClient, LongRunningTool, type TestClient } from '@robot-mcp-kit/server';
+import { CapabilityServer, LongRunningTool } from '@robot-mcp-kit/server';
+import { connectTestClient, type TestClient } from '@robot-mcp-kit/server/testing';
 
 class HoldArgs {
   @IsString()

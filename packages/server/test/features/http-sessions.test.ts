@@ -3,17 +3,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryEventTransport, ManualClock, MemoryLogger } from '@robot-mcp-kit/core';
+import { bootstrap, type CapabilityServerClass, type RobotMcpApp, runServer } from '@robot-mcp-kit/server';
+import { textOf } from '@robot-mcp-kit/server/testing';
 import {
-  bootstrap,
-  type CapabilityServerClass,
   type HttpListener,
   type HttpListenerOptions,
   listenHttp,
-  type RobotMcpApp,
-  runServer,
   sessionIdleMsFromEnv,
-  textOf,
-} from '@robot-mcp-kit/server';
+} from '@robot-mcp-kit/server/advanced';
 import { ArmServer } from './fixtures/arm.server.js';
 import { until } from './fixtures/multi-client.js';
 import { TeleopServer } from './fixtures/teleop.server.js';

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IsString } from 'class-validator';
 import { ConfigError, type JsonObject, type TaskContext } from '@robot-mcp-kit/core';
-import { CapabilityServer, loadTriggerPlugins, LongRunningTool } from '@robot-mcp-kit/server';
+import { CapabilityServer, LongRunningTool } from '@robot-mcp-kit/server';
+import { loadTriggerPlugins } from '@robot-mcp-kit/server/advanced';
 import { connect, type Harness, textOf } from '../fixtures/harness.js';
 
 const BATTERY = `

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { InMemoryEventTransport } from '@robot-mcp-kit/core';
-import { checkLogLevel, runServer } from '@robot-mcp-kit/server';
+import { runServer } from '@robot-mcp-kit/server';
+import { checkLogLevel } from '@robot-mcp-kit/server/advanced';
 import { RoverServer } from '../fixtures/rover.server.js';
 
 const servers: Server[] = [];

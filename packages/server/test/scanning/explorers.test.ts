@@ -5,13 +5,11 @@ import {
   bootstrap,
   CapabilityServer,
   DecorationError,
-  exploreCapabilityServer,
   LongRunningTool,
-  METADATA_KEYS,
-  scanMethodNames,
   Tool,
   Trigger,
 } from '@robot-mcp-kit/server';
+import { exploreCapabilityServer, METADATA_KEYS, scanMethodNames } from '@robot-mcp-kit/server/advanced';
 import { RoverServer } from '../fixtures/rover.server.js';
 
 class NameArgs {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { Type } from 'class-transformer';
 import { IsInt, IsString, ValidateNested } from 'class-validator';
-import { DtoSchemaBuilder, JSONSchema, ToolArgumentsError, validateArguments } from '@robot-mcp-kit/server';
+import { JSONSchema, ToolArgumentsError } from '@robot-mcp-kit/server';
+import { DtoSchemaBuilder, validateArguments } from '@robot-mcp-kit/server/advanced';
 
 class Point {
   @JSONSchema({ description: 'x in metres' })

@@ -22,7 +22,7 @@ import {
   Validate,
 } from 'class-validator';
 import { fastValidate } from '../../src/schema/fast-dto.validator.js';
-import { validateArguments } from '@robot-mcp-kit/server';
+import { validateArguments } from '@robot-mcp-kit/server/advanced';
 
 class FlatArgs {
   @IsString()

@@ -6,12 +6,8 @@ import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.
 import { type OAuthTokenVerifier } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError, InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core';
-import {
-  bootstrap,
-  type BootstrapOptions,
-  type RobotMcpApp,
-  StaticTokenVerifier,
-} from '@robot-mcp-kit/server';
+import { bootstrap, type BootstrapOptions, type RobotMcpApp } from '@robot-mcp-kit/server';
+import { StaticTokenVerifier } from '@robot-mcp-kit/server/advanced';
 import { ArmServer } from '../features/fixtures/arm.server.js';
 import { initializeBody, MCP_POST_HEADERS, rawRequest } from './raw-http.js';
 

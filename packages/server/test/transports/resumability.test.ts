@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core';
-import { bootstrap, BoundedEventStore, type RobotMcpApp } from '@robot-mcp-kit/server';
+import { bootstrap, type RobotMcpApp } from '@robot-mcp-kit/server';
+import { BoundedEventStore } from '@robot-mcp-kit/server/advanced';
 import { ArmServer } from '../features/fixtures/arm.server.js';
 import { until } from '../features/fixtures/multi-client.js';
 import { initializeBody, MCP_POST_HEADERS } from './raw-http.js';

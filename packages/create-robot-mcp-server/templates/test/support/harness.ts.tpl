@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { InMemoryEventTransport, silentLogger } from '@robot-mcp-kit/core';
 import { bootstrap, type RobotMcpApp } from '@robot-mcp-kit/server';
+import { InMemoryEventTransport, silentLogger } from '@robot-mcp-kit/server/testing';
 import { plugins } from '../../src/plugins.js';
 import { {{className}} } from '../../src/{{name}}.server.js';
 

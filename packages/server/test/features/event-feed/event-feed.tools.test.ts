@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { bootstrap, type EventFeed, eventFeedOf } from '@robot-mcp-kit/server';
+import { bootstrap } from '@robot-mcp-kit/server';
+import { type EventFeed, eventFeedOf } from '@robot-mcp-kit/server/advanced';
 import { ArmServer } from '../fixtures/arm.server.js';
 import { type AppHarness, type Session, startApp, textOf, until } from '../fixtures/multi-client.js';
 

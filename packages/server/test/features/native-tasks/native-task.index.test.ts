@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ManualClock, TaskInfo, type TaskState } from '@robot-mcp-kit/core';
-import { type NativeTaskEntry, NativeTaskIndex, type SessionContext } from '@robot-mcp-kit/server';
+import { type NativeTaskEntry, NativeTaskIndex, type SessionContext } from '@robot-mcp-kit/server/advanced';
 
 const retention = { ttl: 60_000, pollInterval: 100 };
 

@@ -8,6 +8,7 @@ import {
   type TaskState,
   TriggerValidationError,
 } from '@robot-mcp-kit/core';
+import { ToolArgumentsError } from '@robot-mcp-kit/server';
 import {
   ConcurrencyLimitError,
   grantedTtl,
@@ -23,8 +24,7 @@ import {
   taskPayloadResult,
   TaskWaitAbortedError,
   toProtocolTask,
-  ToolArgumentsError,
-} from '@robot-mcp-kit/server';
+} from '@robot-mcp-kit/server/advanced';
 
 function info(state: TaskState, extra: Partial<Parameters<typeof TaskInfo.create>[0]> = {}): TaskInfo {
   return TaskInfo.create({

@@ -7,17 +7,16 @@ import {
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import { MemoryLogger, TaskManager, type TaskContext, type TaskInfo } from '@robot-mcp-kit/core';
+import { CapabilityServer, Tool } from '@robot-mcp-kit/server';
 import {
-  CapabilityServer,
   createNativeTasksFeature,
   NATIVE_TASKS_DEFAULTS,
   NativeTaskService,
   type RegisteredTool,
   type SessionContext,
-  Tool,
   type ToolCall,
   withTaskSupport,
-} from '@robot-mcp-kit/server';
+} from '@robot-mcp-kit/server/advanced';
 import {
   ArmServer,
   createTask,

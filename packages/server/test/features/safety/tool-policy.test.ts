@@ -1,13 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { ConfigError, MemoryLogger } from '@robot-mcp-kit/core';
-import {
-  bootstrap,
-  CapabilityServer,
-  compileGlob,
-  parseServerArgs,
-  parseToolPatterns,
-  Tool,
-} from '@robot-mcp-kit/server';
+import { bootstrap, CapabilityServer, Tool } from '@robot-mcp-kit/server';
+import { compileGlob, parseServerArgs, parseToolPatterns } from '@robot-mcp-kit/server/advanced';
 import { ArmServer } from '../fixtures/arm.server.js';
 import { type AppHarness, startApp, textOf } from '../fixtures/multi-client.js';
 

@@ -1,0 +1,53 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from '@jest/globals';
+import { MAIN_EXPORTS, TESTING_EXPORTS } from './fixtures/public-api.names.js';
+
+// Process-level: resolves the built package (`npm run build` first) through its `exports` map, as
+// an installed project does, in a child `node` started at the repository root.
+const run = promisify(execFile);
+const ROOT = resolve('.');
+
+/** The sorted runtime export names of `specifier` as a child node process imports it. */
+async function exportsOf(specifier: string): Promise<string[]> {
+  const script = `import(${JSON.stringify(specifier)}).then((m) => console.log(JSON.stringify(Object.keys(m).sort())))`;
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: ROOT,
+    timeout: 30_000,
+  });
+  return JSON.parse(stdout) as string[];
+}
+
+describe('the built @robot-mcp-kit/server, resolved through its exports map', () => {
+  it('main and /testing export the pinned names', async () => {
+    expect(await exportsOf('@robot-mcp-kit/server')).toEqual([...MAIN_EXPORTS].sort());
+    expect(await exportsOf('@robot-mcp-kit/server/testing')).toEqual([...TESTING_EXPORTS].sort());
+  }, 60_000);
+
+  it('/advanced resolves to the extension points', async () => {
+    const names = await exportsOf('@robot-mcp-kit/server/advanced');
+    expect(names).toEqual(expect.arrayContaining(['BoundedEventStore', 'listenHttp', 'TaskStarter']));
+  }, 60_000);
+
+  it('a deep import of a file outside the exports map is refused', async () => {
+    await expect(exportsOf('@robot-mcp-kit/server/dist/runtime/bootstrap.js')).rejects.toThrow(
+      /ERR_PACKAGE_PATH_NOT_EXPORTED/,
+    );
+  }, 60_000);
+
+  it('every subpath names its types, and the .d.ts files carry no @internal member', () => {
+    const pkg = JSON.parse(readFileSync(resolve('packages/server/package.json'), 'utf8')) as {
+      exports: Record<string, { types?: string } | string>;
+    };
+    for (const subpath of ['.', './testing', './advanced']) {
+      const entry = pkg.exports[subpath];
+      expect(typeof entry === 'object' && entry.types).toMatch(/^\.\/dist\/.+\.d\.ts$/);
+    }
+    // TaskManager's TaskHost methods are @internal: stripped from the published declarations.
+    const taskManager = readFileSync(resolve('packages/core/dist/tasks/task-manager.d.ts'), 'utf8');
+    expect(taskManager).toContain('class TaskManager');
+    expect(taskManager).not.toMatch(/\bemitEvent\b|\bignoreIfFinished\b/);
+  });
+});
