@@ -10,7 +10,6 @@
  */
 import 'reflect-metadata';
 
-
 // Decorators and their metadata
 export { METADATA_KEYS } from '../metadata/metadata.keys.js';
 export type {
@@ -173,4 +172,3 @@ export {
   TaskWaitAbortedError,
   TaskStartError,
 } from '../features/native-tasks/native-task.errors.js';
-
