@@ -23,6 +23,7 @@ export type {
   TriggerArgs,
   ToolAnnotationsArgs,
   DtoClass,
+  ToolArgsBase,
 } from './metadata/decorator-args.types.js';
 
 // Tool arguments: DTO classes checked by class-validator, described by @JSONSchema

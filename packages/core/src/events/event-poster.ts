@@ -32,7 +32,7 @@ export type DropListener = (event: TaskEvent, reason: DropReason) => void;
  * Events are spread over `lanes` by task id; each lane sends one event at a time, so a task
  * whose events keep failing delays only the tasks that share its lane. At most `maxInFlight`
  * sends run at once; a lane waiting for a retry holds no send slot. Under overload progress is
- * coalesced per task (see {@link PosterQueue}); drops are logged as a summary every 10 s.
+ * coalesced per task (see `PosterQueue`); drops are logged as a summary every 10 s.
  */
 export class EventPoster implements EventSink {
   readonly serverName: string;

@@ -50,7 +50,7 @@ export { BUILTIN_FEATURES } from '../features/builtin-features.js';
 export { checkLogLevel, transportConfigFromEnv, TRANSPORT_KINDS } from '../runtime/server-config.js';
 export type { TransportConfig, TransportKind } from '../runtime/server-config.js';
 export { listenHttp } from '../transports/http-listener.loader.js';
-export type { HttpListener } from '../transports/http.listener.js';
+export type { HttpListener, SessionOpener } from '../transports/http.listener.js';
 export {
   checkExposure,
   httpSecurityFromEnv,
@@ -109,7 +109,9 @@ export type {
   EventEntry,
   CancelledEntry,
   LostEntry,
+  UnrecognisedTriggersEntry,
 } from '../features/event-feed/feed-entry.js';
+export type { FeedToolsDeps } from '../features/event-feed/event-feed.tools.js';
 export {
   createEventFeedTools,
   GetEventsArgs,
@@ -126,7 +128,7 @@ export {
   taskUri,
 } from '../features/resources/task-resources.feature.js';
 export { UpdateCoalescer } from '../features/resources/update-coalescer.js';
-export type { TaskStartedListener } from '../tools/task-starter.js';
+export type { StartRequest, TaskStartedListener } from '../tools/task-starter.js';
 export { parseServerArgs } from '../runtime/run-server.js';
 export type { ServerArgs } from '../runtime/run-server.js';
 export { sessionIdleMsFromEnv } from '../transports/http-options.js';

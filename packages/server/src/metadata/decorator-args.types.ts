@@ -64,6 +64,6 @@ export interface LongRunningToolArgs extends ToolArgsBase {
 export interface TriggerArgs {
   /** Required when the type is not a registered plugin: declares a new trigger type. */
   description?: string;
-  /** Field checks for a newly declared type (see {@link TriggerEvaluator.validate}). */
+  /** Field checks for a newly declared type (see `TriggerEvaluator.validate`). */
   validate?: TriggerEvaluator['validate'];
 }

@@ -3,7 +3,7 @@ import { type TransportConfig } from '../runtime/server-config.js';
 import { type HttpListener, type HttpListenerOptions, type SessionOpener } from './http.listener.js';
 
 /**
- * {@link import('./http.listener.js').listenHttp}, loaded on first use: the HTTP listener and the
+ * The HTTP listener (`http.listener.ts`), loaded on first use: the HTTP listener and the
  * SDK's SSE and streamable-HTTP transports are only loaded by a server that listens over HTTP, so
  * a stdio server never pays for them at start-up.
  */
