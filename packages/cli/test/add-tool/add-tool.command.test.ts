@@ -49,7 +49,9 @@ describe('addTool on a generated project', () => {
     // the DTOs go before the server class, the methods at its end
     expect(server.indexOf('class GetBatteryArgs')).toBeLessThan(server.indexOf('export class MyNavServer'));
     expect(server.trimEnd().endsWith('}\n}')).toBe(true);
-    expect(server.split('\n').filter((line) => line.startsWith('import '))).toHaveLength(3);
+    // class-validator and @robot-mcp-kit/server: an author's server imports nothing from core
+    expect(server.split('\n').filter((line) => line.startsWith('import '))).toHaveLength(2);
+    expect(server).not.toContain('@robot-mcp-kit/core');
 
     expect(read(root, 'test/scan-room.test.ts')).toContain("from './support/harness.js'");
     expect(read(root, 'test/scan-room.test.ts')).toContain(
