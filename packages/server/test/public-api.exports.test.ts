@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from '@jest/globals';
+import ts from 'typescript';
 import { MAIN_EXPORTS, TESTING_EXPORTS } from './fixtures/public-api.names.js';
 
 // Process-level: resolves the built package (`npm run build` first) through its `exports` map, as
@@ -50,4 +51,58 @@ describe('the built @robot-mcp-kit/server, resolved through its exports map', ()
     expect(taskManager).toContain('class TaskManager');
     expect(taskManager).not.toMatch(/\bemitEvent\b|\bignoreIfFinished\b/);
   });
+
+  it("an author's file importing only the main entry typechecks against the built .d.ts", () => {
+    // The built-in features' options (readOnly, nativeTasks) reach BootstrapOptions by declaration
+    // merging: the main entry must pull those declarations in by itself.
+    const base = join(ROOT, 'node_modules', '.cache', 'robot-mcp-kit-tests');
+    mkdirSync(base, { recursive: true });
+    const dir = mkdtempSync(join(base, 'public-api-'));
+    try {
+      const file = join(dir, 'author.ts');
+      writeFileSync(
+        file,
+        [
+          "import { bootstrap, CapabilityServer, LongRunningTool, TaskError, type TaskContext } from '@robot-mcp-kit/server';",
+          "import { InMemoryEventTransport, silentLogger } from '@robot-mcp-kit/server/testing';",
+          "@CapabilityServer({ name: 'probe', version: '1' })",
+          'export class ProbeServer {',
+          "  @LongRunningTool({ description: 'fails' })",
+          '  async fail(_args: object, ctx: TaskContext): Promise<never> {',
+          "    throw new TaskError('NOPE', ctx.taskId);",
+          '  }',
+          '}',
+          'export const app = bootstrap(ProbeServer, {',
+          '  eventTransport: new InMemoryEventTransport(),',
+          '  logger: silentLogger,',
+          '  readOnly: true,',
+          '  nativeTasks: {},',
+          '});',
+          '',
+        ].join('\n'),
+      );
+      const program = ts.createProgram([file], {
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        target: ts.ScriptTarget.ES2022,
+        strict: true,
+        experimentalDecorators: true,
+        emitDecoratorMetadata: true,
+        skipLibCheck: true,
+        noEmit: true,
+        types: ['node'],
+      });
+      const problems = ts
+        .getPreEmitDiagnostics(program)
+        .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      expect(problems).toEqual([]);
+      // and it resolved the built declarations, not the sources
+      const server = program
+        .getSourceFiles()
+        .find((f) => /server[\\/]dist[\\/]index\.d\.ts$/.test(f.fileName));
+      expect(server).toBeDefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
