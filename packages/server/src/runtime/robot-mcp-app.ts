@@ -168,13 +168,30 @@ export class RobotMcpApp {
       this.logger.info('MCP server on stdio', { server: this.name });
       return { kind: 'stdio' };
     }
+    const modern = config.kind === 'streamable-http' ? await this.modernFactory() : undefined;
     this.listener = await listenHttp(
       config,
       async (transport) => void (await this.connect(transport)),
       this.logger,
-      { env: this.env, clock: this.clock, security: this.http, principals: this.principals },
+      {
+        env: this.env,
+        clock: this.clock,
+        security: this.http,
+        principals: this.principals,
+        ...(modern ? { modern } : {}),
+      },
     );
     return { kind: config.kind, url: this.listener.url, port: this.listener.port };
+  }
+
+  /** The MCP 2026-07-28 leg's server factory (loaded only by servers listening on streamable HTTP). */
+  private async modernFactory() {
+    const { modernServerFactory } = await import('./modern-server.factory.js');
+    return modernServerFactory({
+      definition: this.definition,
+      registry: this.registry,
+      principals: this.principals,
+    });
   }
 
   /**
