@@ -3,9 +3,11 @@ import { type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import { type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import {
   type CallToolResult,
+  type JSONRPCRequest,
   type McpServerFactory,
   ProtocolError,
   ProtocolErrorCode,
+  type Result,
   Server,
   type ServerContext,
   type Tool,
@@ -14,12 +16,39 @@ import { type TaskPrincipals } from '../auth/task-principals.js';
 import { type CapabilityServerDefinition } from '../metadata/definitions.types.js';
 import { type SessionContext } from '../tools/registered-tool.js';
 import { type ToolRegistry } from '../tools/tool-registry.js';
+import { declaresTasks, TASKS_EXTENSION, type TasksExtension } from './tasks-extension.handlers.js';
+
+export { ExtensionTaskIndex } from './extension-task.index.js';
+export { TasksExtension } from './tasks-extension.handlers.js';
+
+type RequestHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
+
+/**
+ * The v2 `Server` with one fix-up: its tools/call normalization gives every result without
+ * `content` an empty `content` array, a SEP-2663 `CreateTaskResult` (`resultType: "task"`)
+ * included; the extension's result is `Result & Task`, so the added array is taken out again.
+ */
+class ModernServer extends Server {
+  protected override _wrapHandler(method: string, handler: RequestHandler): RequestHandler {
+    const wrapped = super._wrapHandler(method, handler);
+    if (method !== 'tools/call') return wrapped;
+    return async (request, ctx) => {
+      const result = await wrapped(request, ctx);
+      if (result.resultType !== 'task' || !Array.isArray(result.content) || result.content.length > 0)
+        return result;
+      const { content: _added, ...task } = result;
+      return task;
+    };
+  }
+}
 
 /** What the 2026-07-28 leg serves: the same tool registry as the 2025 sessions. */
 export interface ModernServerParts {
   readonly definition: CapabilityServerDefinition;
   readonly registry: ToolRegistry;
   readonly principals: TaskPrincipals;
+  /** SEP-2663: advertised in server/discover and used for callers that declare it. */
+  readonly tasks?: TasksExtension;
 }
 
 /**
@@ -38,16 +67,23 @@ export function modernServerFactory(parts: ModernServerParts): McpServerFactory 
     ({ execution: _execution, ...tool }) => tool,
   ) as unknown as Tool[];
   return () => {
-    const server = new Server(
+    const server = new ModernServer(
       {
         name: info.name,
         version: info.version,
         ...(info.title ? { title: info.title } : {}),
         ...(info.description ? { description: info.description } : {}),
       },
-      { capabilities: { tools: { listChanged: false } }, instructions: info.instructions },
+      {
+        capabilities: {
+          tools: { listChanged: false },
+          ...(parts.tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
+        },
+        instructions: info.instructions,
+      },
     );
     server.setRequestHandler('tools/list', () => ({ tools }));
+    parts.tasks?.install(server);
     server.setRequestHandler('tools/call', (request, ctx) => callTool(parts, request.params, ctx));
     return server;
   };
@@ -66,9 +102,15 @@ async function callTool(
   const id = `mcp2026-${randomUUID()}`;
   const session: SessionContext = { id };
   parts.principals.bindSession(id, ctx.http?.authInfo);
+  const call = { session, extra: callExtra(ctx, id) };
   try {
-    const result = await tool.call(params.arguments, { session, extra: callExtra(ctx, id) });
-    return result as CallToolResult;
+    if (parts.tasks && tool.start && declaresTasks(ctx)) {
+      // The caller takes tasks: answer a task handle. A start that fails is answered exactly as
+      // the plain call answers it (the same tool error; nothing was started).
+      const started = await tool.start(params.arguments, call).catch(() => undefined);
+      if (started) return parts.tasks.created(started, ctx) as unknown as CallToolResult;
+    }
+    return (await tool.call(params.arguments, call)) as CallToolResult;
   } finally {
     parts.principals.forgetSession(id);
   }

@@ -186,11 +186,13 @@ export class RobotMcpApp {
 
   /** The MCP 2026-07-28 leg's server factory (loaded only by servers listening on streamable HTTP). */
   private async modernFactory() {
-    const { modernServerFactory } = await import('./modern-server.factory.js');
+    const { modernServerFactory, TasksExtension, ExtensionTaskIndex } =
+      await import('./modern-server.factory.js');
     return modernServerFactory({
       definition: this.definition,
       registry: this.registry,
       principals: this.principals,
+      tasks: new TasksExtension(this.taskManager, new ExtensionTaskIndex(this.clock)),
     });
   }
 
