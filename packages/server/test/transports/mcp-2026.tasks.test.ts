@@ -3,84 +3,7 @@ import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core';
 import { bootstrap, type RobotMcpApp } from '@robot-mcp-kit/server';
 import { until } from '../fixtures/harness.js';
 import { RoverServer } from '../fixtures/rover.server.js';
-
-/*
- * A client of the tasks extension written from the SEP-2663 text and the 2026-07-28 HTTP binding:
- * JSON-RPC over fetch, the per-request `_meta` envelope, MCP-Protocol-Version / Mcp-Method /
- * Mcp-Name headers, and the extension declared (or not) in the per-request client capabilities.
- */
-const VERSION = '2026-07-28';
-const TASKS = 'io.modelcontextprotocol/tasks';
-const NAME_SOURCE: Record<string, string> = {
-  'tools/call': 'name',
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-};
-
-interface RpcReply {
-  status: number;
-  result?: Record<string, unknown>;
-  error?: { code: number; message: string; data?: unknown };
-}
-
-class WireClient {
-  private nextId = 1;
-  constructor(
-    private readonly url: string,
-    private readonly declareTasks: boolean,
-  ) {}
-
-  async request(method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
-    const capabilities = this.declareTasks ? { extensions: { [TASKS]: {} } } : {};
-    const body = {
-      jsonrpc: '2.0',
-      id: this.nextId++,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': VERSION,
-          'io.modelcontextprotocol/clientInfo': { name: 'sep-2663-wire', version: '1' },
-          'io.modelcontextprotocol/clientCapabilities': capabilities,
-        },
-      },
-    };
-    const source = NAME_SOURCE[method];
-    const name = source !== undefined ? params[source] : undefined;
-    const response = await fetch(this.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': VERSION,
-        'mcp-method': method,
-        ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
-        ...headers,
-      },
-      body: JSON.stringify(body),
-    });
-    return { status: response.status, ...(await replyOf(response, body.id)) } as RpcReply;
-  }
-
-  async result(method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-    const reply = await this.request(method, params);
-    if (!reply.result) throw new Error(`${method} failed: ${JSON.stringify(reply)}`);
-    return reply.result;
-  }
-}
-
-/** The JSON-RPC response of request `id`, from a JSON body or an SSE stream. */
-async function replyOf(response: Response, id: number): Promise<Omit<RpcReply, 'status'>> {
-  const text = await response.text();
-  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) return JSON.parse(text);
-  for (const line of text.split('\n')) {
-    if (!line.startsWith('data:')) continue;
-    const message = JSON.parse(line.slice(5)) as { id?: number };
-    if (message.id === id) return message as Omit<RpcReply, 'status'>;
-  }
-  throw new Error(`no response to request ${id} in the SSE stream: ${text}`);
-}
+import { TASKS, textOf, VERSION, WireClient } from './mcp-2026.wire-client.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -103,11 +26,6 @@ async function step(rover: RoverServer, steps: number): Promise<void> {
     await until(() => rover.gates.length > 0, 20_000);
     rover.gates.shift()?.();
   }
-}
-
-function textOf(result: unknown): string {
-  const content = (result as { content?: { type: string; text?: string }[] }).content ?? [];
-  return content[0]?.text ?? '';
 }
 
 describe('SEP-2663 tasks extension on the MCP 2026-07-28 leg', () => {
