@@ -120,4 +120,19 @@ describe('the MCP 2026-07-28 leg behind the same guards as the 2025 sessions', (
     expect(app.principals.ofTask(bobTask)).toBe('bob');
     expect(TASKS).toBe('io.modelcontextprotocol/tasks');
   });
+
+  it('applies the tool policy (RMK_READ_ONLY) to the 2026 leg: actuating tools are neither listed nor callable', async () => {
+    const { app, url } = await serve({ env: { RMK_READ_ONLY: '1' } });
+    const client = new WireClient(url, true);
+    const { tools } = (await client.result('tools/list')) as { tools: { name: string }[] };
+    const names = tools.map((t) => t.name);
+    expect(names).toContain('echo');
+    expect(names).not.toContain('drive');
+    const refused = await client.request('tools/call', { name: 'drive', arguments: { distance_m: 1 } });
+    expect(refused.error).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/Tool drive not found/),
+    });
+    expect(app.taskManager.list()).toHaveLength(0);
+  });
 });
