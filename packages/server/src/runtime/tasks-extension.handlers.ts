@@ -14,6 +14,11 @@ import { type ExtensionTaskEntry, type ExtensionTaskIndex } from './extension-ta
 /** The tasks extension's identifier (SEP-2663). */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
+/**
+ * `_meta` key carrying the kit's own task id on CreateTaskResult and tasks/get: the id that
+ * get_task, cancel_task, `tasks://` resources and the signed events use for the same task.
+ */
+export const KIT_TASK_ID_META_KEY = 'robot-mcp-kit/task_id';
 
 /** TTL and poll interval the extension's tasks are given. */
 export interface TasksExtensionOptions {
@@ -117,6 +122,7 @@ export class TasksExtension {
       lastUpdatedAt: info.updated_at.toISOString(),
       ttlMs: entry.ttlMs,
       pollIntervalMs: entry.pollIntervalMs,
+      _meta: { [KIT_TASK_ID_META_KEY]: entry.taskId },
     };
     if (info.state !== 'succeeded' && info.state !== 'failed') return base;
     const { _meta: _related, ...result } = taskPayloadResult(info);

@@ -64,6 +64,8 @@ describe('SEP-2663 tasks extension on the MCP 2026-07-28 leg', () => {
     // One task: the kit's own surfaces see the same task, succeeded.
     const [kitTask] = app.taskManager.list().filter((t) => t.tool === 'drive');
     expect(kitTask?.state).toBe('succeeded');
+    expect(created._meta).toMatchObject({ 'robot-mcp-kit/task_id': kitTask!.task_id });
+    expect(polled._meta).toMatchObject({ 'robot-mcp-kit/task_id': kitTask!.task_id });
     const kitView = await client.result('tools/call', {
       name: 'get_task',
       arguments: { task_id: kitTask!.task_id },
