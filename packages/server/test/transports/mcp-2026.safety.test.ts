@@ -2,7 +2,13 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { type OAuthTokenVerifier } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core';
-import { bootstrap, type BootstrapOptions, type RobotMcpApp } from '@robot-mcp-kit/server';
+import {
+  bootstrap,
+  type BootstrapOptions,
+  type CapabilityServerClass,
+  type RobotMcpApp,
+} from '@robot-mcp-kit/server';
+import { ArmServer } from '../features/fixtures/arm.server.js';
 import { RoverServer } from '../fixtures/rover.server.js';
 import { TASKS, textOf, VERSION, WireClient } from './mcp-2026.wire-client.js';
 import { rawRequest } from './raw-http.js';
@@ -32,9 +38,10 @@ afterEach(async () => {
 });
 
 async function serve(
-  options: BootstrapOptions<RoverServer> = {},
+  options: BootstrapOptions<object> = {},
+  ServerClass: CapabilityServerClass = RoverServer,
 ): Promise<{ app: RobotMcpApp; url: string }> {
-  const app = bootstrap(RoverServer, {
+  const app = bootstrap(ServerClass, {
     env: {},
     logger: new MemoryLogger(),
     eventTransport: new InMemoryEventTransport(),
@@ -134,5 +141,22 @@ describe('the MCP 2026-07-28 leg behind the same guards as the 2025 sessions', (
       message: expect.stringMatching(/Tool drive not found/),
     });
     expect(app.taskManager.list()).toHaveLength(0);
+  });
+
+  it('applies maxConcurrent to 2026 callers with and without the extension: the refusal starts nothing', async () => {
+    const { app, url } = await serve({}, ArmServer);
+    const withTasks = new WireClient(url, true);
+    const created = await withTasks.result('tools/call', { name: 'move_arm', arguments: {} });
+    expect(created.resultType).toBe('task');
+    const first = (created._meta as Record<string, string>)['robot-mcp-kit/task_id'];
+    for (const client of [withTasks, new WireClient(url, false)]) {
+      const refused = await client.result('tools/call', { name: 'move_arm', arguments: {} });
+      expect(refused.resultType).not.toBe('task');
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toContain(
+        `move_arm allows 1 running task(s) at once and 1 are running: ${first}`,
+      );
+    }
+    expect(app.taskManager.list().filter((t) => t.tool === 'move_arm')).toHaveLength(1);
   });
 });
