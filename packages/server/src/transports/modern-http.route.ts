@@ -89,7 +89,10 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (res.destroyed) break;
+      if (res.destroyed) {
+        await reader.cancel().catch(() => undefined); // the client left: stop the stream
+        break;
+      }
       res.write(value);
     }
   } finally {
