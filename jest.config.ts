@@ -29,6 +29,7 @@ export const PROCESS_SUITES = [
   '/examples/fleet/test/fleet\\.test\\.ts$',
   '/packages/server/test/features/stdio-agent\\.test\\.ts$',
   '/packages/server/test/runtime/lazy-transports\\.test\\.ts$',
+  '/packages/server/test/runtime/stdio-eras\\.test\\.ts$',
   '/packages/brokers/test/(sleeper-over-brokers|sleeper-restart|broker-restart)\\.test\\.ts$',
 ];
 
