@@ -18,6 +18,7 @@ import { type ToolRegistry } from '../tools/tool-registry.js';
 import { TaskPrincipals } from '../auth/task-principals.js';
 import { type HttpSecurityConfig } from '../transports/http-options.js';
 import { listenHttp } from '../transports/http-listener.loader.js';
+import { firstStdioEra, resumeWhenListened } from '../transports/stdio-era.router.js';
 import { type HttpListener } from '../transports/http.listener.js';
 import { type TransportConfig } from './server-config.js';
 
@@ -83,6 +84,7 @@ export class RobotMcpApp {
   private readonly clock: Clock;
   private readonly sessions = new Map<McpServer, SessionContext>();
   private listener: HttpListener | undefined;
+  private modernStdio: { close(): Promise<void> } | undefined;
   private closing: Promise<FlushReport> | undefined;
 
   constructor(parts: AppParts) {
@@ -164,17 +166,57 @@ export class RobotMcpApp {
     const config = { ...this.transportConfig, ...overrides };
     await this.poster.open();
     if (config.kind === 'stdio') {
-      await this.connect(new StdioServerTransport());
+      this.routeStdio().catch((err: unknown) =>
+        this.logger.error('stdio transport failed to start', { error: String(err) }),
+      );
       this.logger.info('MCP server on stdio', { server: this.name });
       return { kind: 'stdio' };
     }
+    const modern = config.kind === 'streamable-http' ? await this.modernFactory() : undefined;
     this.listener = await listenHttp(
       config,
       async (transport) => void (await this.connect(transport)),
       this.logger,
-      { env: this.env, clock: this.clock, security: this.http, principals: this.principals },
+      {
+        env: this.env,
+        clock: this.clock,
+        security: this.http,
+        principals: this.principals,
+        ...(modern ? { modern } : {}),
+      },
     );
     return { kind: config.kind, url: this.listener.url, port: this.listener.port };
+  }
+
+  /**
+   * Under stdio the first line decides: a 2025 client's `initialize` opens a v1 session as before;
+   * a line carrying the 2026-07-28 envelope hands stdin/stdout to the v2 SDK (loaded only then).
+   */
+  private async routeStdio(): Promise<void> {
+    const era = await firstStdioEra(process.stdin);
+    if (era === 'closed') return;
+    if (era === 'legacy') {
+      await this.connect(new StdioServerTransport());
+    } else {
+      const factory = await this.modernFactory();
+      const { serveModernStdio } = await import('./modern-stdio.server.js');
+      this.modernStdio = serveModernStdio(factory, this.logger);
+    }
+    await resumeWhenListened(process.stdin);
+    if (era === 'legacy') return;
+    this.logger.info('MCP 2026-07-28 client on stdio', { server: this.name });
+  }
+
+  /** The MCP 2026-07-28 leg's server factory (loaded only by servers listening on streamable HTTP). */
+  private async modernFactory() {
+    const { modernServerFactory, TasksExtension, ExtensionTaskIndex } =
+      await import('./modern-server.factory.js');
+    return modernServerFactory({
+      definition: this.definition,
+      registry: this.registry,
+      principals: this.principals,
+      tasks: new TasksExtension(this.taskManager, new ExtensionTaskIndex(this.clock)),
+    });
   }
 
   /**
@@ -194,6 +236,7 @@ export class RobotMcpApp {
     const report = await this.poster.aclose({ timeoutMs: Math.max(0, timeoutMs - (Date.now() - started)) });
     for (const extension of this.extensions) await extension.close?.();
     await this.listener?.close();
+    await this.modernStdio?.close();
     await Promise.allSettled([...this.sessions.keys()].map((mcp) => mcp.close()));
     this.logger.info('server stopped', { cancelled_tasks: running, ...report });
     return report;

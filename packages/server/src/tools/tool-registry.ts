@@ -42,6 +42,11 @@ export class ToolRegistry {
     return this.listing;
   }
 
+  /** The error message of a tools/call naming no tool (both protocol generations send it). */
+  unknownToolMessage(name: string): string {
+    return `Tool ${shortName(name)} not found; available: ${[...this.byName.keys()].join(', ')}`;
+  }
+
   /** Installs the tools/list and tools/call handlers on one session's low-level server. */
   install(server: Server, session: SessionContext): void {
     server.registerCapabilities({ tools: { listChanged: false } });
@@ -49,10 +54,7 @@ export class ToolRegistry {
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const tool = this.byName.get(request.params.name);
       if (!tool) {
-        throw new McpError(
-          ErrorCode.InvalidParams,
-          `Tool ${shortName(request.params.name)} not found; available: ${[...this.byName.keys()].join(', ')}`,
-        );
+        throw new McpError(ErrorCode.InvalidParams, this.unknownToolMessage(request.params.name));
       }
       const { task } = request.params;
       if (task === undefined) return tool.call(request.params.arguments, { session, extra });

@@ -9,6 +9,7 @@ import { type Logger } from '@robot-mcp-kit/core';
 import { type TaskPrincipals } from '../auth/task-principals.js';
 import { BoundedEventStore } from './bounded-event.store.js';
 import { type IdleSessions } from './idle-sessions.js';
+import { type ModernLeg } from './modern-http.route.js';
 
 /** Opens one MCP session on a connected transport (the app creates a fresh SDK server for it). */
 export type SessionOpener = (transport: Transport) => Promise<void>;
@@ -30,6 +31,8 @@ export interface SessionDeps {
   /** `retry:` of the priming event, in ms. */
   readonly retryIntervalMs: number;
   readonly eventStore: { maxEvents: number; maxBytes: number };
+  /** MCP 2026-07-28 requests (no session, version in `_meta`) go here when set. */
+  readonly modern?: ModernLeg;
 }
 
 /** Refuses a new session over the cap: HTTP 503 + JSON-RPC error. Returns true when refused. */
@@ -81,6 +84,7 @@ export function streamableHandler(deps: SessionDeps): Handler {
       return sendJson(res, 400, rpcError(-32000, 'Bad Request: no valid session id; send initialize first'));
     const body = await readJson(req, res);
     if (body === undefined) return;
+    if (deps.modern && (await deps.modern.claims(req, body))) return deps.modern.serve(req, res, body);
     if (!isInitializeRequest(body)) {
       return sendJson(res, 400, rpcError(-32000, 'Bad Request: no valid session id; send initialize first'));
     }

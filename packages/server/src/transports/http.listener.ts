@@ -3,6 +3,7 @@ import { type AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import { type SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { type StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { type McpServerFactory } from '@modelcontextprotocol/server';
 import { type Clock, type Logger, systemClock } from '@robot-mcp-kit/core';
 import { type AuthMiddleware, authMiddleware } from '../auth/bearer-auth.middleware.js';
 import { TaskPrincipals } from '../auth/task-principals.js';
@@ -26,6 +27,7 @@ import {
   streamableHandler,
 } from './http-session.handlers.js';
 import { IdleSessions } from './idle-sessions.js';
+import { type ModernLeg, modernLeg } from './modern-http.route.js';
 
 export { sessionIdleMsFromEnv };
 export type { SessionOpener };
@@ -49,6 +51,11 @@ export interface HttpListenerOptions extends HttpSecurityOptions {
   retryIntervalMs?: number;
   /** Bounds of each session's replay buffer (default 256 events, 1 MiB). */
   eventStore?: { maxEvents?: number; maxBytes?: number };
+  /**
+   * Serves MCP 2026-07-28 requests on the same `/mcp` endpoint (streamable HTTP only) from v2 SDK
+   * servers this factory builds, one per request; 2025-era requests keep the session stack.
+   */
+  modern?: McpServerFactory;
   /** Environment for the defaults (default `process.env`). */
   env?: NodeJS.ProcessEnv;
   clock?: Clock;
@@ -111,7 +118,10 @@ export async function listenHttp(
       logger.warn('closing an idle session failed', { session: id, error: String(err) });
     });
   });
+  const modern: ModernLeg | undefined =
+    options.modern && config.kind === 'streamable-http' ? modernLeg(options.modern, logger) : undefined;
   const deps: SessionDeps = {
+    ...(modern ? { modern } : {}),
     sessions,
     open,
     logger,
@@ -144,6 +154,7 @@ export async function listenHttp(
     auth: auth?.mode ?? 'none',
     max_sessions: security.maxSessions,
     session_idle_ms: security.sessionIdleMs ?? null,
+    mcp_2026_07_28: modern !== undefined,
   });
   return {
     url,
@@ -153,6 +164,7 @@ export async function listenHttp(
     },
     async close() {
       idle.close();
+      await modern?.close();
       await Promise.allSettled([...sessions.values()].map((t) => t.close()));
       sessions.clear();
       server.closeAllConnections();

@@ -10,6 +10,7 @@ const HTTP_MODULES = [
   '/server/dist/transports/http.listener.js',
   '@modelcontextprotocol/sdk/dist/esm/server/streamableHttp.js',
   '@modelcontextprotocol/sdk/dist/esm/server/sse.js',
+  '/@modelcontextprotocol/server/dist/', // the MCP 2026-07-28 leg (v2 SDK)
 ];
 
 let dir: string;

@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import { type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  type JSONRPCRequest,
+  type McpServerFactory,
+  ProtocolError,
+  ProtocolErrorCode,
+  type Result,
+  Server,
+  type ServerContext,
+  type Tool,
+} from '@modelcontextprotocol/server';
+import { type TaskPrincipals } from '../auth/task-principals.js';
+import { type CapabilityServerDefinition } from '../metadata/definitions.types.js';
+import { type SessionContext } from '../tools/registered-tool.js';
+import { type ToolRegistry } from '../tools/tool-registry.js';
+import { declaresTasks, TASKS_EXTENSION, type TasksExtension } from './tasks-extension.handlers.js';
+
+export { ExtensionTaskIndex } from './extension-task.index.js';
+export { TasksExtension } from './tasks-extension.handlers.js';
+
+type RequestHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
+
+/**
+ * The v2 `Server` with one fix-up: its tools/call normalization gives every result without
+ * `content` an empty `content` array, a SEP-2663 `CreateTaskResult` (`resultType: "task"`)
+ * included; the extension's result is `Result & Task`, so the added array is taken out again.
+ */
+class ModernServer extends Server {
+  protected override _wrapHandler(method: string, handler: RequestHandler): RequestHandler {
+    const wrapped = super._wrapHandler(method, handler);
+    if (method !== 'tools/call') return wrapped;
+    return async (request, ctx) => {
+      const result = await wrapped(request, ctx);
+      if (result.resultType !== 'task' || !Array.isArray(result.content) || result.content.length > 0)
+        return result;
+      const { content: _added, ...task } = result;
+      return task;
+    };
+  }
+}
+
+/** What the 2026-07-28 leg serves: the same tool registry as the 2025 sessions. */
+export interface ModernServerParts {
+  readonly definition: CapabilityServerDefinition;
+  readonly registry: ToolRegistry;
+  readonly principals: TaskPrincipals;
+  /** SEP-2663: advertised in server/discover and used for callers that declare it. */
+  readonly tasks?: TasksExtension;
+}
+
+/**
+ * The factory of the MCP 2026-07-28 leg: one v2 SDK `Server` per request (2026-07-28 has no
+ * sessions), answering tools/list and tools/call from the same {@link ToolRegistry} the 2025
+ * sessions use: same names, JSON schemas, annotations, validation and errors. Tools are listed
+ * without `execution` (that field belongs to the 2025 task protocol, SEP-1686); a long-running tool
+ * answers its plain `task_id` result, as it does for 2025 clients that do not ask for a task.
+ *
+ * No v1 SDK object reaches v2 code and no v2 object reaches the tools: the handler builds the
+ * kit's own call context (signal, `_meta`, a notification sender) from the v2 request context.
+ */
+export function modernServerFactory(parts: ModernServerParts): McpServerFactory {
+  const { server: info } = parts.definition;
+  const tools = parts.registry.definitions.map(
+    ({ execution: _execution, ...tool }) => tool,
+  ) as unknown as Tool[];
+  return () => {
+    const server = new ModernServer(
+      {
+        name: info.name,
+        version: info.version,
+        ...(info.title ? { title: info.title } : {}),
+        ...(info.description ? { description: info.description } : {}),
+      },
+      {
+        capabilities: {
+          tools: { listChanged: false },
+          ...(parts.tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
+        },
+        instructions: info.instructions,
+      },
+    );
+    server.setRequestHandler('tools/list', () => ({ tools }));
+    parts.tasks?.install(server);
+    server.setRequestHandler('tools/call', (request, ctx) => callTool(parts, request.params, ctx));
+    return server;
+  };
+}
+
+async function callTool(
+  parts: ModernServerParts,
+  params: { name: string; arguments?: Record<string, unknown> },
+  ctx: ServerContext,
+): Promise<CallToolResult> {
+  const tool = parts.registry.get(params.name);
+  if (!tool)
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, parts.registry.unknownToolMessage(params.name));
+  // Each 2026-07-28 request stands alone: it is its own "session", bound to the request's principal
+  // for as long as the call runs (a task started by it records that principal).
+  const id = `mcp2026-${randomUUID()}`;
+  const session: SessionContext = { id };
+  parts.principals.bindSession(id, ctx.http?.authInfo);
+  const call = { session, extra: callExtra(ctx, id) };
+  try {
+    if (parts.tasks && tool.start && declaresTasks(ctx)) {
+      // The caller takes tasks: answer a task handle. A start that fails is answered exactly as
+      // the plain call answers it (the same tool error; nothing was started).
+      const started = await tool.start(params.arguments, call).catch(() => undefined);
+      if (started) return parts.tasks.created(started, ctx) as unknown as CallToolResult;
+    }
+    return (await tool.call(params.arguments, call)) as CallToolResult;
+  } finally {
+    parts.principals.forgetSession(id);
+  }
+}
+
+/** The kit's view of one call (what the tools read: signal, `_meta`, progress notifications). */
+function callExtra(
+  ctx: ServerContext,
+  sessionId: string,
+): RequestHandlerExtra<ServerRequest, ServerNotification> {
+  const extra = {
+    signal: ctx.mcpReq.signal,
+    requestId: ctx.mcpReq.id,
+    sessionId,
+    _meta: ctx.mcpReq._meta,
+    sendNotification: (notification: ServerNotification) =>
+      ctx.mcpReq.notify(notification as Parameters<ServerContext['mcpReq']['notify']>[0]),
+    sendRequest: () =>
+      Promise.reject(
+        new Error('server-to-client requests are not available to tools on the MCP 2026-07-28 leg'),
+      ),
+  };
+  return extra as unknown as RequestHandlerExtra<ServerRequest, ServerNotification>;
+}

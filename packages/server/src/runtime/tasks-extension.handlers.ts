@@ -1,0 +1,135 @@
+import {
+  MissingRequiredClientCapabilityError,
+  ProtocolError,
+  ProtocolErrorCode,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { type TaskInfo, type TaskManager } from '@robot-mcp-kit/core';
+import { z } from 'zod';
+import { taskPayloadResult } from '../features/native-tasks/task-payload.builder.js';
+import { statusMessageOf } from '../features/native-tasks/task-status.mapper.js';
+import { type ExtensionTaskEntry, type ExtensionTaskIndex } from './extension-task.index.js';
+
+/** The tasks extension's identifier (SEP-2663). */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
+/**
+ * `_meta` key carrying the kit's own task id on CreateTaskResult and tasks/get: the id that
+ * get_task, cancel_task, `tasks://` resources and the signed events use for the same task.
+ */
+export const KIT_TASK_ID_META_KEY = 'robot-mcp-kit/task_id';
+
+/** TTL and poll interval the extension's tasks are given. */
+export interface TasksExtensionOptions {
+  readonly ttlMs: number;
+  readonly pollIntervalMs: number;
+}
+
+export const TASKS_EXTENSION_DEFAULTS: TasksExtensionOptions = Object.freeze({
+  ttlMs: 60 * 60 * 1000,
+  pollIntervalMs: 1000,
+});
+
+const TaskIdParams = z.looseObject({ taskId: z.string() });
+
+/** Whether the request declared the tasks extension in its per-request client capabilities. */
+export function declaresTasks(ctx: ServerContext): boolean {
+  const sources = [ctx.mcpReq.envelope as unknown, ctx.mcpReq._meta as unknown];
+  return sources.some((source) => {
+    if (!isObject(source)) return false;
+    const capabilities = source.clientCapabilities ?? source[CLIENT_CAPABILITIES_KEY];
+    return (
+      isObject(capabilities) &&
+      isObject(capabilities.extensions) &&
+      TASKS_EXTENSION in capabilities.extensions
+    );
+  });
+}
+
+/** The principal of a 2026-07-28 request (undefined without auth). */
+export function principalOf(ctx: ServerContext): string | undefined {
+  return ctx.http?.authInfo?.clientId;
+}
+
+/**
+ * SEP-2663 on the MCP 2026-07-28 leg: `CreateTaskResult` for long-running tools, and the
+ * `tasks/get`, `tasks/update`, `tasks/cancel` methods over the kit's TaskManager (one task, the same
+ * state as get_task, cancel_task, SEP-1686 and the events). The wire `taskId` is a high-entropy
+ * handle bound to the creating principal. A kit task that failed is a tool error, so it is
+ * `completed` with an `isError` result (the extension keeps `failed` for JSON-RPC errors).
+ */
+export class TasksExtension {
+  constructor(
+    private readonly taskManager: TaskManager,
+    private readonly index: ExtensionTaskIndex,
+    private readonly options: TasksExtensionOptions = TASKS_EXTENSION_DEFAULTS,
+  ) {}
+
+  /** The `resultType: "task"` answer of a tools/call that started `info` (readable by tasks/get at once). */
+  created(info: TaskInfo, ctx: ServerContext): Record<string, unknown> {
+    const entry = this.index.add(
+      info.task_id,
+      principalOf(ctx),
+      this.options.ttlMs,
+      this.options.pollIntervalMs,
+    );
+    const current = this.taskManager.get(info.task_id) ?? info;
+    const { result: _result, ...task } = this.detailed(entry, current);
+    return { resultType: 'task', ...task };
+  }
+
+  /** Installs tasks/get, tasks/update and tasks/cancel on one v2 server. */
+  install(server: Server): void {
+    server.setRequestHandler('tasks/get', { params: TaskIdParams }, (params, ctx) => {
+      const { entry, info } = this.lookup(params.taskId, ctx);
+      return { resultType: 'complete', ...this.detailed(entry, info) };
+    });
+    server.setRequestHandler('tasks/update', { params: TaskIdParams }, (params, ctx) => {
+      this.lookup(params.taskId, ctx); // the kit's tasks never ask for input: nothing to apply
+      return { resultType: 'complete' };
+    });
+    server.setRequestHandler('tasks/cancel', { params: TaskIdParams }, async (params, ctx) => {
+      const { entry } = this.lookup(params.taskId, ctx);
+      await this.taskManager.cancel(entry.taskId);
+      return { resultType: 'complete' };
+    });
+  }
+
+  private lookup(handle: string, ctx: ServerContext): { entry: ExtensionTaskEntry; info: TaskInfo } {
+    if (!declaresTasks(ctx)) {
+      throw new MissingRequiredClientCapabilityError(
+        { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+        `Missing required client capability: declare the ${TASKS_EXTENSION} extension to use ${ctx.mcpReq.method}`,
+      );
+    }
+    const entry = this.index.get(handle, principalOf(ctx));
+    const info = entry && this.taskManager.get(entry.taskId);
+    if (!entry || !info) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Failed to retrieve task: Task not found');
+    }
+    return { entry, info };
+  }
+
+  /** The DetailedTask of `info` (result inlined once it ended; the TaskInfo JSON for a cancelled one). */
+  private detailed(entry: ExtensionTaskEntry, info: TaskInfo): Record<string, unknown> {
+    const statusMessage = statusMessageOf(info);
+    const base = {
+      taskId: entry.handle,
+      status: info.state === 'running' ? 'working' : info.state === 'cancelled' ? 'cancelled' : 'completed',
+      ...(statusMessage !== undefined ? { statusMessage } : {}),
+      createdAt: info.created_at.toISOString(),
+      lastUpdatedAt: info.updated_at.toISOString(),
+      ttlMs: entry.ttlMs,
+      pollIntervalMs: entry.pollIntervalMs,
+      _meta: { [KIT_TASK_ID_META_KEY]: entry.taskId },
+    };
+    if (info.state !== 'succeeded' && info.state !== 'failed') return base;
+    const { _meta: _related, ...result } = taskPayloadResult(info);
+    return { ...base, result };
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
