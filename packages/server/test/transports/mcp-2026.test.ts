@@ -7,7 +7,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core';
-import { bootstrap, type RobotMcpApp, textOf } from '@robot-mcp-kit/server';
+import { bootstrap, type RobotMcpApp } from '@robot-mcp-kit/server';
+import { textOf } from '@robot-mcp-kit/server/testing';
 import { until } from '../fixtures/harness.js';
 import { RoverServer } from '../fixtures/rover.server.js';
 
