@@ -149,16 +149,17 @@ function plainValue(property: PropertyPlan, value: unknown): unknown {
 }
 
 /**
- * A nested object as a validated `dto` instance, an array of them element by element (only where
- * the property takes arrays: an array for a single nested DTO is left to the full path).
+ * A nested object as a validated `dto` instance, or an array of them element by element where the
+ * property takes arrays.
  */
 function nestedValue(dto: DtoClass, arrays: boolean, value: unknown, depth: number): unknown {
   if (typeof value !== 'object' || value === null) return value === undefined ? value : NOT_COVERED;
   const plan = planOf(dto);
   if (plan === null) return NOT_COVERED;
-  if (!Array.isArray(value))
-    return instantiate(dto, plan, value as Record<string, unknown>, depth) ?? NOT_COVERED;
-  if (!arrays) return NOT_COVERED;
+  // Exactly one shape per property: one object for `@ValidateNested()`, an array for
+  // `@ValidateNested({ each: true })`; the other shape is left to the full path.
+  if (Array.isArray(value) !== arrays) return NOT_COVERED;
+  if (!arrays) return instantiate(dto, plan, value as Record<string, unknown>, depth) ?? NOT_COVERED;
   const copy: unknown[] = [];
   for (const element of value as unknown[]) {
     if (typeof element !== 'object' || element === null || Array.isArray(element)) return NOT_COVERED;

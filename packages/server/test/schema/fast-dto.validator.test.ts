@@ -248,6 +248,11 @@ describe('fastValidate', () => {
     expect((await slowPath(ArrayArgs, { tags: [], one: [] })).valid).toBe(true);
   });
 
+  it('leaves one object given for an each-nested array property to the full path (property counterexample)', async () => {
+    expect(fastValidate(ArrayArgs, { tags: [], points: { x: 0 } })).toBeUndefined();
+    expect((await slowPath(ArrayArgs, { tags: [], points: { x: 0 } })).valid).toBe(true);
+  });
+
   it('reports the full path messages for invalid array and nested arguments', async () => {
     await expect(
       validateArguments('t', ArrayArgs, { tags: ['a'], points: [{ x: 1 }, { x: 'no' }] }),
