@@ -18,6 +18,7 @@ import {
   nameToken,
   signMessage,
 } from '../shared/signed-message.js';
+import { ConnectOnce } from '../shared/connect-once.js';
 import {
   checkStreamCovers,
   ensureStream,
@@ -59,7 +60,7 @@ export class JetStreamEventTransport implements EventTransport {
   private readonly logger: Logger;
   private nc: NatsConnection | undefined;
   private js: JetStreamClient | undefined;
-  private opening: Promise<void> | undefined;
+  private readonly connection = new ConnectOnce(() => this.connect());
   private closed = false;
 
   constructor(options: JetStreamEventTransportOptions) {
@@ -85,18 +86,13 @@ export class JetStreamEventTransport implements EventTransport {
    * with the fix when NATS cannot be reached, has no JetStream, or the stream cannot be created.
    */
   open(): Promise<void> {
-    this.opening ??= this.connect();
-    return this.opening;
+    return this.connection.open();
   }
 
   async send(delivery: EventDelivery): Promise<DeliveryOutcome> {
     if (this.closed) return { ok: false, error: 'transport closed' };
-    try {
-      await this.open();
-    } catch (err) {
-      this.opening = undefined;
-      return { ok: false, error: errorText(err) };
-    }
+    const notReady = await this.connection.ready();
+    if (notReady !== undefined) return { ok: false, error: notReady };
     const js = this.js;
     if (!js || this.nc?.isClosed()) return { ok: false, error: 'NATS connection closed' };
     const { payload, headers } = signMessage(

@@ -17,6 +17,7 @@ import {
   positiveMs,
 } from '../shared/broker-options.js';
 import { EVENT_CONTENT_TYPE, errorText, nameToken, signMessage } from '../shared/signed-message.js';
+import { ConnectOnce } from '../shared/connect-once.js';
 import { withTimeout } from '../shared/timeout.js';
 
 /** Options of {@link MqttEventTransport}. */
@@ -50,7 +51,7 @@ export class MqttEventTransport implements EventTransport {
   private readonly clock: Clock;
   private readonly logger: Logger;
   private client: MqttClient | undefined;
-  private opening: Promise<void> | undefined;
+  private readonly connection = new ConnectOnce(() => this.connect());
   private closed = false;
 
   constructor(options: MqttEventTransportOptions) {
@@ -83,18 +84,13 @@ export class MqttEventTransport implements EventTransport {
    * cannot be reached or refuses the connection within `connectTimeoutMs`.
    */
   open(): Promise<void> {
-    this.opening ??= this.connect();
-    return this.opening;
+    return this.connection.open();
   }
 
   async send(delivery: EventDelivery): Promise<DeliveryOutcome> {
     if (this.closed) return { ok: false, error: 'transport closed' };
-    try {
-      await this.open();
-    } catch (err) {
-      this.opening = undefined;
-      return { ok: false, error: errorText(err) };
-    }
+    const notReady = await this.connection.ready();
+    if (notReady !== undefined) return { ok: false, error: notReady };
     const client = this.client;
     if (!client?.connected) return { ok: false, error: `MQTT broker ${this.description} not connected` };
     const { payload, headers } = signMessage(
