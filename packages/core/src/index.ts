@@ -92,7 +92,7 @@ export type {
 // Events — delivery (spec §3.1, §3.4, §4.3)
 export { EventPoster } from './events/event-poster.js';
 export type { EventPosterOptions, EventPosterEnvOptions } from './events/poster-options.js';
-export { HttpEventTransport, parseRetryAfter } from './events/http-event.transport.js';
+export { checkSigningOptions, HttpEventTransport, parseRetryAfter } from './events/http-event.transport.js';
 export type { HttpEventTransportOptions } from './events/http-event.transport.js';
 export { InMemoryEventTransport } from './events/in-memory-event.transport.js';
 export type { DeliveryHandler, RecordedDelivery } from './events/in-memory-event.transport.js';

@@ -1,4 +1,4 @@
-import { ConfigError } from '@robot-mcp-kit/core';
+import { checkSigningOptions, ConfigError } from '@robot-mcp-kit/core';
 
 /** TLS material for `mqtts://` and TLS NATS servers (PEM text). */
 export interface BrokerTlsOptions {
@@ -36,17 +36,9 @@ export function positiveMs(value: unknown, fallback: number, name: string): numb
   return ms;
 }
 
-/** @throws ConfigError unless secret and server name are non-empty strings. */
+/** @throws ConfigError unless secret and server name are non-empty strings (core's rule). */
 export function checkCommon(options: BrokerCommonOptions): void {
-  if (typeof options.secret !== 'string' || options.secret.length === 0) {
-    throw new ConfigError('secret', 'must be a non-empty string: the HMAC secret shared with the app');
-  }
-  if (typeof options.serverName !== 'string' || options.serverName.trim() === '') {
-    throw new ConfigError(
-      'serverName',
-      'must be a non-empty string such as "navigation" (sent as X-RVC-Server)',
-    );
-  }
+  checkSigningOptions(options);
 }
 
 /** @throws ConfigError unless `prefix` is a non-empty name made of safe characters. */

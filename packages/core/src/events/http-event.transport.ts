@@ -53,15 +53,7 @@ export class HttpEventTransport implements EventTransport {
 
   constructor(options: HttpEventTransportOptions) {
     this.url = parseCallbackUrl(options.url, 'url');
-    if (typeof options.secret !== 'string' || options.secret.length === 0) {
-      throw new ConfigError('secret', 'must be a non-empty string: the HMAC secret shared with the app');
-    }
-    if (typeof options.serverName !== 'string' || options.serverName.trim() === '') {
-      throw new ConfigError(
-        'serverName',
-        'must be a non-empty string such as "navigation" (sent as X-RVC-Server)',
-      );
-    }
+    checkSigningOptions(options);
     const timeoutMs = options.timeoutMs ?? 10_000;
     if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
       throw new ConfigError(
@@ -182,6 +174,22 @@ export class HttpEventTransport implements EventTransport {
     if (e?.name === 'TimeoutError') return `timeout after ${this.timeoutMs} ms`;
     if (typeof e?.code === 'string' && e.code !== 'ERR_GOT_REQUEST_ERROR') return e.code;
     return typeof e?.message === 'string' ? e.message : String(err);
+  }
+}
+
+/**
+ * What every signing event transport (HTTP, MQTT, JetStream) needs: the shared secret and the
+ * server name. @throws ConfigError naming the field
+ */
+export function checkSigningOptions(options: { secret?: unknown; serverName?: unknown }): void {
+  if (typeof options.secret !== 'string' || options.secret.length === 0) {
+    throw new ConfigError('secret', 'must be a non-empty string: the HMAC secret shared with the app');
+  }
+  if (typeof options.serverName !== 'string' || options.serverName.trim() === '') {
+    throw new ConfigError(
+      'serverName',
+      'must be a non-empty string such as "navigation" (sent as X-RVC-Server)',
+    );
   }
 }
 
