@@ -84,7 +84,10 @@ describe('receiver faults (real HTTP on loopback)', () => {
     const run = await runWith(until3min({ kind: 'status', status: 500 }));
     expectNothingLost(run);
     const failed = run.rig.receiver.arrivals.length - run.rig.posted.length;
-    expect(failed).toBeGreaterThan(10);
+    // Each busy lane's head event fails about 9 times in 3 minutes (0, 0.5, 2.5, 10.5, 40.5, 70.5 s
+    // ...); the three tasks share a lane now and then, since their ids hash onto 4 lanes.
+    const busyLanes = new Set(run.tasks.map((task) => laneOf(task, 4))).size;
+    expect(failed).toBeGreaterThanOrEqual(8 * busyLanes);
     // A head event of a lane fails at 0, 0.5, 2.5, 10.5, 40.5 s ... after it is first tried.
     const first = gapsByEvent(run.rig.receiver.arrivals).find((g) => g.length >= 4)!;
     expect(first.slice(0, 4)).toEqual([500, 2000, 8000, 30_000]);
