@@ -142,6 +142,18 @@ describe('renderProject', () => {
       'MCP_HOST',
       'MCP_PORT',
       'LOG_LEVEL',
+      'RMK_AUTH_TOKEN',
+      'RMK_ALLOW_UNAUTHENTICATED',
+      'RMK_ALLOWED_HOSTS',
+      'RMK_ALLOWED_ORIGINS',
+      'RMK_MAX_SESSIONS',
+      'RMK_SESSION_IDLE_S',
+      'RMK_READ_ONLY',
+      'RMK_ALLOW_TOOLS',
+      'RMK_KEEP_TASKS',
+      'RMK_EVENT_FEED',
+      'RMK_EVENT_BUFFER',
+      'RMK_RESOURCE_UPDATE_MS',
     ]) {
       expect(env).toMatch(new RegExp(`^# ${variable}=`, 'm'));
     }
