@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 export const THIRD_PARTY_VERSIONS = Object.freeze({
   dependencies: {
     '@modelcontextprotocol/sdk': '^1.32.2',
-    'class-validator': '^0.15.1',
+    'class-validator': '0.15.1',
     'reflect-metadata': '^0.2.2',
   },
   devDependencies: {

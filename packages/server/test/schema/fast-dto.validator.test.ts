@@ -1,4 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import { plainToInstance, Transform, Type } from 'class-transformer';
 import {
@@ -332,5 +334,27 @@ describe('fastValidate', () => {
     await expect(validateArguments('t', FlatArgs, { name: 7, count: -1 })).rejects.toThrow(
       'name: name must be a string',
     );
+  });
+});
+
+describe('the class-validator and class-transformer versions the fast path reads', () => {
+  // The fast path reads these packages' metadata storages, so it is checked (by the differential
+  // property tests above) against one exact version of each: an upgrade is a deliberate change of
+  // these pins, gated by those tests. docs/benchmarks.md says why it is not built on Ajv instead.
+  const requireJson = createRequire(import.meta.url);
+  const installed = (name: string): string =>
+    (requireJson(`${name}/package.json`) as { version: string }).version;
+  const pins = (file: string): Record<string, string> =>
+    (
+      JSON.parse(readFileSync(new URL(file, import.meta.url), 'utf8')) as {
+        dependencies: Record<string, string>;
+      }
+    ).dependencies;
+
+  it.each(['../../package.json', '../../../core/package.json'])('are pinned exactly in %s', (file) => {
+    const deps = pins(file);
+    for (const name of ['class-validator', 'class-transformer']) {
+      expect({ name, pin: deps[name] }).toEqual({ name, pin: installed(name) });
+    }
   });
 });
