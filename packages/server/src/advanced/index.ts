@@ -45,8 +45,8 @@ export { jsonTextResult, taskInfoResult, toolErrorResult } from '../tools/tool-r
 // Runtime
 export { RobotMcpApp } from '../runtime/robot-mcp-app.js';
 export type { AppExtension } from '../runtime/robot-mcp-app.js';
-export type { Feature, FeatureContext } from '../runtime/feature.types.js';
-export { BUILTIN_FEATURES } from '../features/builtin-features.js';
+export type { Feature, FeatureContext, FeatureContribution } from '../runtime/feature.types.js';
+export { builtinFeatures } from '../features/builtin-features.js';
 export { checkLogLevel, transportConfigFromEnv, TRANSPORT_KINDS } from '../runtime/server-config.js';
 export type { TransportConfig, TransportKind } from '../runtime/server-config.js';
 export { listenHttp } from '../transports/http-listener.loader.js';
@@ -99,7 +99,7 @@ export {
   resolveEventFeedConfig,
   DEFAULT_EVENT_BUFFER,
 } from '../features/event-feed/event-feed.feature.js';
-export type { EventFeedConfig } from '../features/event-feed/event-feed.feature.js';
+export type { EventFeedConfig, EventFeedExtension } from '../features/event-feed/event-feed.feature.js';
 export { EventFeed, FeedCursorError } from '../features/event-feed/event-feed.js';
 export type { FeedPage, WaitRequest, WaitOutcome } from '../features/event-feed/event-feed.js';
 export type {
@@ -135,10 +135,7 @@ export { sessionIdleMsFromEnv } from '../transports/http-options.js';
 export type { HttpListenerOptions } from '../transports/http.listener.js';
 
 // Native MCP tasks (SEP-1686), progress notifications (built-in feature)
-export {
-  nativeTasksFeature,
-  createNativeTasksFeature,
-} from '../features/native-tasks/native-tasks.feature.js';
+export { nativeTasksFeature } from '../features/native-tasks/native-tasks.feature.js';
 export {
   NATIVE_TASKS_DEFAULTS,
   resolveNativeTasksOptions,

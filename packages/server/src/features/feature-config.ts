@@ -1,14 +1,7 @@
 import { ConfigError } from '@robot-mcp-kit/core';
-import { type FeatureContext } from '../runtime/feature.types.js';
-import { type BuiltinFeatureOptions } from './feature-options.js';
 
 const TRUE = new Set(['1', 'true', 'yes', 'on']);
 const FALSE = new Set(['0', 'false', 'no', 'off']);
-
-/** The built-in feature options given to bootstrap(). */
-export function featureOptions(ctx: FeatureContext): BuiltinFeatureOptions {
-  return ctx.options as BuiltinFeatureOptions;
-}
 
 /**
  * Reads an on/off variable: `1`/`true`/`yes`/`on` or `0`/`false`/`no`/`off` (any case); unset or

@@ -1,3 +1,5 @@
+import { type NativeTasksOptions } from './native-tasks/native-tasks.options.js';
+
 /**
  * The bootstrap options of the built-in safety, session and event-feed features. Each option has an
  * `RMK_*` environment variable; an option given to `bootstrap()` wins over its variable.
@@ -37,11 +39,8 @@ export interface TaskResourcesOptions {
   resourceUpdateIntervalMs?: number;
 }
 
-/** Every option of the built-in features. */
-export interface BuiltinFeatureOptions extends SafetyFeatureOptions, EventFeedOptions, TaskResourcesOptions {}
-
-declare module '../runtime/bootstrap.js' {
-  // Merged into BootstrapOptions so `bootstrap(Server, { readOnly: true })` type-checks.
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unused-vars
-  interface BootstrapOptions<T extends object = object> extends BuiltinFeatureOptions {}
+/** Every option of the built-in features; `BootstrapOptions` extends it. */
+export interface BuiltinFeatureOptions extends SafetyFeatureOptions, EventFeedOptions, TaskResourcesOptions {
+  /** Native MCP tasks (SEP-1686): TTLs, poll interval, page size, progress notifications. */
+  nativeTasks?: NativeTasksOptions;
 }

@@ -2,7 +2,8 @@ import { ConfigError, type Clock, type TaskManager, type TimerHandle } from '@ro
 import { type Feature, type FeatureContext } from '../runtime/feature.types.js';
 import { type SessionContext } from '../tools/registered-tool.js';
 import { sessionIdleMsFromEnv } from '../transports/http-options.js';
-import { featureOptions, parseFlag } from './feature-config.js';
+import { parseFlag } from './feature-config.js';
+import { type SafetyFeatureOptions } from './feature-options.js';
 import { matchesAny, parseToolPatterns, type ToolPattern } from './safety/tool-patterns.js';
 
 /** How long a session's clean-up waits for its cancelled tasks to settle. */
@@ -18,9 +19,12 @@ export type KeepTasksPolicy = { readonly all: boolean; readonly patterns: readon
  * `RMK_SESSION_IDLE_S` (read by the HTTP listener) so a bad value fails at start-up on any transport.
  * @throws ConfigError naming the option or variable
  */
-export function resolveKeepTasks(ctx: Pick<FeatureContext, 'env' | 'options'>): KeepTasksPolicy {
-  sessionIdleMsFromEnv(ctx.env);
-  const option = featureOptions(ctx as FeatureContext).keepTasksOnSessionEnd;
+export function resolveKeepTasks(
+  env: NodeJS.ProcessEnv,
+  options: SafetyFeatureOptions = {},
+): KeepTasksPolicy {
+  sessionIdleMsFromEnv(env);
+  const option = options.keepTasksOnSessionEnd;
   if (option !== undefined) {
     if (typeof option === 'boolean') return { all: option, patterns: [] };
     if (!Array.isArray(option)) {
@@ -31,7 +35,7 @@ export function resolveKeepTasks(ctx: Pick<FeatureContext, 'env' | 'options'>): 
     }
     return { all: false, patterns: parseToolPatterns('keepTasksOnSessionEnd', option) };
   }
-  const raw = ctx.env.RMK_KEEP_TASKS?.trim();
+  const raw = env.RMK_KEEP_TASKS?.trim();
   if (!raw) return { all: false, patterns: [] };
   if (/^[0-9]+$|^(true|false|yes|no|on|off)$/i.test(raw)) {
     return { all: parseFlag('RMK_KEEP_TASKS', raw) ?? false, patterns: [] };
@@ -126,35 +130,39 @@ export async function cancelSessionTasks(
  * says `cancelOnDisconnect: true`; its tasks are cancelled, best effort within 5 s, when the session
  * that started them ends. `RMK_KEEP_TASKS` / `keepTasksOnSessionEnd` can still keep those.
  */
-export const sessionCleanupFeature: Feature = {
-  name: 'session-cleanup',
-  extension(ctx) {
-    const keep = resolveKeepTasks(ctx);
-    const longRunning = ctx.definition.tools.filter((t) => t.kind === 'long-running');
-    const names = longRunning.map((t) => t.name);
-    for (const pattern of keep.patterns) {
-      if (!names.some((name) => pattern.regex.test(name))) {
-        throw new ConfigError(
-          ctx.options.keepTasksOnSessionEnd !== undefined ? 'keepTasksOnSessionEnd' : 'RMK_KEEP_TASKS',
-          `pattern "${pattern.source}" matches no long-running tool; they are ${names.join(', ') || 'none'}`,
-        );
+export function sessionCleanupFeature(options: SafetyFeatureOptions = {}): Feature {
+  return {
+    name: 'session-cleanup',
+    setup(ctx) {
+      const keep = resolveKeepTasks(ctx.env, options);
+      const longRunning = ctx.definition.tools.filter((t) => t.kind === 'long-running');
+      const names = longRunning.map((t) => t.name);
+      for (const pattern of keep.patterns) {
+        if (!names.some((name) => pattern.regex.test(name))) {
+          throw new ConfigError(
+            options.keepTasksOnSessionEnd !== undefined ? 'keepTasksOnSessionEnd' : 'RMK_KEEP_TASKS',
+            `pattern "${pattern.source}" matches no long-running tool; they are ${names.join(', ') || 'none'}`,
+          );
+        }
       }
-    }
-    const policy = disconnectPolicy(
-      new Set(longRunning.filter((t) => t.cancelOnDisconnect).map((t) => t.name)),
-      keep,
-    );
-    const deps = {
-      starter: ctx.starter,
-      taskManager: ctx.taskManager,
-      clock: ctx.clock,
-      logger: ctx.logger.child({ component: 'session-cleanup' }),
-    };
-    return {
-      name: 'session-cleanup',
-      async sessionClosed(session) {
-        await cancelSessionTasks(session, deps, policy);
-      },
-    };
-  },
-};
+      const policy = disconnectPolicy(
+        new Set(longRunning.filter((t) => t.cancelOnDisconnect).map((t) => t.name)),
+        keep,
+      );
+      const deps = {
+        starter: ctx.starter,
+        taskManager: ctx.taskManager,
+        clock: ctx.clock,
+        logger: ctx.logger.child({ component: 'session-cleanup' }),
+      };
+      return {
+        extension: {
+          name: 'session-cleanup',
+          async sessionClosed(session) {
+            await cancelSessionTasks(session, deps, policy);
+          },
+        },
+      };
+    },
+  };
+}

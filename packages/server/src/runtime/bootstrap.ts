@@ -6,6 +6,7 @@ import {
   type Logger,
   systemClock,
   TaskManager,
+  type TriggerRegistry,
 } from '@robot-mcp-kit/core';
 import { exploreCapabilityServer } from '../scanning/capability-server.explorer.js';
 import {
@@ -18,8 +19,10 @@ import { createDecoratedTools } from '../tools/decorated-tools.factory.js';
 import { createReconciliationTools } from '../tools/reconciliation.tools.js';
 import { TaskStarter } from '../tools/task-starter.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
-import { BUILTIN_FEATURES } from '../features/builtin-features.js';
-import { type Feature, type FeatureContext } from './feature.types.js';
+import { builtinFeatures } from '../features/builtin-features.js';
+import { type BuiltinFeatureOptions } from '../features/feature-options.js';
+import { type Feature, type FeatureContext, type FeatureContribution } from './feature.types.js';
+import { type RegisteredTool } from '../tools/registered-tool.js';
 import { type AppExtension, RobotMcpApp } from './robot-mcp-app.js';
 import { type TransportConfig, transportConfigFromEnv } from './server-config.js';
 import { type AuthOptions } from '../auth/auth.options.js';
@@ -28,8 +31,12 @@ import { type HttpSecurityOptions, httpSecurityFromEnv } from '../transports/htt
 /** A capability server class (decorated with `@CapabilityServer`). */
 export type CapabilityServerClass<T extends object = object> = new (...args: never[]) => T;
 
-/** Options of {@link bootstrap}; everything has a default from the environment. */
-export interface BootstrapOptions<T extends object = object> {
+/**
+ * Options of {@link bootstrap}; everything has a default from the environment. The built-in
+ * features' options (read-only mode, allow list, event feed, task resources, native tasks) are here
+ * too, each beside its `RMK_*` variable.
+ */
+export interface BootstrapOptions<T extends object = object> extends BuiltinFeatureOptions {
   /** The server instance; default `new ServerClass()`. Pass one to inject your own dependencies. */
   instance?: T;
   /** Trigger plugins added to the built-ins (progress_above, eta_below, zone_entered). */
@@ -56,7 +63,10 @@ export interface BootstrapOptions<T extends object = object> {
   extensions?: readonly AppExtension[];
   /** Deadline of the shutdown sequence (cancel + flush), default 10 s. */
   shutdownTimeoutMs?: number;
-  /** Features to apply instead of the built-in ones (advanced; default {@link BUILTIN_FEATURES}). */
+  /**
+   * Features to apply instead of the built-in ones (advanced; default `builtinFeatures(options)`,
+   * the built-ins configured from these options). The built-in feature options are then ignored.
+   */
   features?: readonly Feature[];
 }
 
@@ -85,22 +95,10 @@ export function bootstrap<T extends object>(
   ];
   const triggers = buildTriggerRegistry(plugins, definition.triggers, instance, ServerClass.name);
 
-  const posterOptions = { clock, logger: logger.child({ component: 'poster' }), ...options.poster };
-  const poster = options.eventTransport
-    ? new EventPoster({ serverName: name, transport: options.eventTransport, ...posterOptions })
-    : EventPoster.fromEnv(name, { env, ...posterOptions });
-  const taskManager = new TaskManager({
-    serverName: name,
-    poster,
-    triggers,
-    clock,
-    logger: logger.child({ component: 'tasks' }),
-    ...options.tasks,
-  });
+  const { poster, taskManager } = createTaskEngine(name, { env, clock, logger, triggers }, options);
 
   const schemas = new DtoSchemaBuilder();
   const starter = new TaskStarter(taskManager);
-  const triggerTypes = triggers.list().map((t) => ({ type: t.type, description: t.description }));
   const context: FeatureContext = {
     definition,
     instance,
@@ -112,9 +110,37 @@ export function bootstrap<T extends object>(
     schemas,
     logger,
     clock,
-    options: options as Readonly<Record<string, unknown>>,
   };
-  const features = options.features ?? BUILTIN_FEATURES;
+  const contributions = (options.features ?? builtinFeatures(options)).map((f) => f.setup(context));
+  const extensions = [
+    ...contributions.flatMap((contribution) => (contribution.extension ? [contribution.extension] : [])),
+    ...(options.extensions ?? []),
+  ];
+  return new RobotMcpApp({
+    definition,
+    instance,
+    taskManager,
+    poster,
+    triggers,
+    registry: new ToolRegistry(composeTools(context, contributions)),
+    starter,
+    logger,
+    transport,
+    http,
+    extensions: extensions,
+    shutdownTimeoutMs: options.shutdownTimeoutMs ?? 10_000,
+    env,
+    clock,
+  });
+}
+
+/**
+ * The offered tools: the decorated ones, the reconciliation tools and the features' tools, then
+ * narrowed or wrapped by each feature's `filterTools`, in list order.
+ */
+function composeTools(ctx: FeatureContext, contributions: readonly FeatureContribution[]): RegisteredTool[] {
+  const { definition, instance, schemas, starter, taskManager, logger } = ctx;
+  const triggerTypes = ctx.triggers.list().map((t) => ({ type: t.type, description: t.description }));
   let tools = [
     ...createDecoratedTools(definition.tools, {
       instance,
@@ -125,29 +151,30 @@ export function bootstrap<T extends object>(
       logger,
     }),
     ...createReconciliationTools(taskManager, schemas),
-    ...features.flatMap((feature) => feature.tools?.(context) ?? []),
+    ...contributions.flatMap((contribution) => contribution.tools ?? []),
   ];
-  for (const feature of features) if (feature.filterTools) tools = feature.filterTools(tools, context);
-  const extensions = [
-    ...features
-      .map((feature) => feature.extension?.(context))
-      .filter((e): e is AppExtension => e !== undefined),
-    ...(options.extensions ?? []),
-  ];
-  return new RobotMcpApp({
-    definition,
-    instance,
-    taskManager,
+  for (const { filterTools } of contributions) if (filterTools) tools = filterTools(tools);
+  return tools;
+}
+
+/** The event poster (from `eventTransport` or the environment) and the task manager feeding it. */
+function createTaskEngine(
+  serverName: string,
+  deps: { env: NodeJS.ProcessEnv; clock: Clock; logger: Logger; triggers: TriggerRegistry },
+  options: Pick<BootstrapOptions, 'eventTransport' | 'poster' | 'tasks'>,
+): { poster: EventPoster; taskManager: TaskManager } {
+  const { env, clock, logger, triggers } = deps;
+  const posterOptions = { clock, logger: logger.child({ component: 'poster' }), ...options.poster };
+  const poster = options.eventTransport
+    ? new EventPoster({ serverName, transport: options.eventTransport, ...posterOptions })
+    : EventPoster.fromEnv(serverName, { env, ...posterOptions });
+  const taskManager = new TaskManager({
+    serverName,
     poster,
     triggers,
-    registry: new ToolRegistry(tools),
-    starter,
-    logger,
-    transport,
-    http,
-    extensions: extensions,
-    shutdownTimeoutMs: options.shutdownTimeoutMs ?? 10_000,
-    env,
     clock,
+    logger: logger.child({ component: 'tasks' }),
+    ...options.tasks,
   });
+  return { poster, taskManager };
 }

@@ -11,7 +11,7 @@ import { type RegisteredTool } from '../tools/registered-tool.js';
 import { type TaskStarter } from '../tools/task-starter.js';
 import { type AppExtension } from './robot-mcp-app.js';
 
-/** What a feature can see while the bootstrapper wires a server. */
+/** What a feature can use while the bootstrapper wires one app. */
 export interface FeatureContext {
   readonly definition: CapabilityServerDefinition;
   readonly instance: object;
@@ -23,21 +23,31 @@ export interface FeatureContext {
   readonly schemas: DtoSchemaBuilder;
   readonly logger: Logger;
   readonly clock: Clock;
-  /** The options given to bootstrap(), for feature-specific settings. */
-  readonly options: Readonly<Record<string, unknown>>;
 }
 
 /**
- * A built-in capability of the kit wired at bootstrap: it may add tools, filter the offered
- * tools, and install protocol surface on every session. Each feature lives in its own file under
- * `features/`; the bootstrapper applies them in order.
+ * What one feature contributes to one app. {@link Feature.setup} builds it once per bootstrap, and
+ * the state it needs lives with it (closed over, or in the objects it creates), never in a module.
+ */
+export interface FeatureContribution {
+  /** Extra tools (e.g. the event feed's `get_events`, `wait_for_event`). */
+  readonly tools?: readonly RegisteredTool[];
+  /**
+   * Narrows or wraps the offered tools (read-only mode, allow lists, task support). Runs after every
+   * feature's tools are in, in list order.
+   */
+  filterTools?(tools: readonly RegisteredTool[]): RegisteredTool[];
+  /** Per-session protocol surface and lifecycle hooks: installSession, sessionClosed, close. */
+  readonly extension?: AppExtension;
+}
+
+/**
+ * A built-in capability of the kit (event feed, task resources, session clean-up, tool policy,
+ * native tasks): made by a factory with typed options in its folder under `features/`, listed once
+ * in `features/builtin-features.ts`. `bootstrap()` only composes what the features contribute.
  */
 export interface Feature {
   readonly name: string;
-  /** Extra tools (e.g. an event feed). */
-  tools?(ctx: FeatureContext): RegisteredTool[];
-  /** Narrows the offered tools (read-only mode, allow lists). Runs after every feature's tools(). */
-  filterTools?(tools: readonly RegisteredTool[], ctx: FeatureContext): RegisteredTool[];
-  /** Per-session protocol surface and lifecycle hooks. */
-  extension?(ctx: FeatureContext): AppExtension | undefined;
+  /** Wires the feature into one app; throws a ConfigError for bad options or variables. */
+  setup(ctx: FeatureContext): FeatureContribution;
 }

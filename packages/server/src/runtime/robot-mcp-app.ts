@@ -112,6 +112,11 @@ export class RobotMcpApp {
     return this.definition.server.name;
   }
 
+  /** The installed extension (a feature's, or one given to bootstrap) with this name. */
+  extension(name: string): AppExtension | undefined {
+    return this.extensions.find((extension) => extension.name === name);
+  }
+
   /** Open sessions. */
   get sessionCount(): number {
     return this.sessions.size;

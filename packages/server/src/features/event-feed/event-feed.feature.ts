@@ -1,7 +1,7 @@
-import { type TaskManager } from '@robot-mcp-kit/core';
 import { type Feature, type FeatureContext } from '../../runtime/feature.types.js';
 import { type AppExtension } from '../../runtime/robot-mcp-app.js';
-import { checkBoolean, featureOptions, parseFlag, parseInteger } from '../feature-config.js';
+import { checkBoolean, parseFlag, parseInteger } from '../feature-config.js';
+import { type EventFeedOptions } from '../feature-options.js';
 import { EventFeed } from './event-feed.js';
 import { createEventFeedTools } from './event-feed.tools.js';
 
@@ -19,18 +19,18 @@ export interface EventFeedConfig {
  * (default 500, from 1 to 100000). Options win.
  * @throws ConfigError naming the option or variable
  */
-export function resolveEventFeedConfig(ctx: Pick<FeatureContext, 'env' | 'options'>): EventFeedConfig {
-  const options = featureOptions(ctx as FeatureContext);
+export function resolveEventFeedConfig(
+  env: NodeJS.ProcessEnv,
+  options: EventFeedOptions = {},
+): EventFeedConfig {
   const enabled =
-    checkBoolean('eventFeed', options.eventFeed) ??
-    parseFlag('RMK_EVENT_FEED', ctx.env.RMK_EVENT_FEED) ??
-    true;
+    checkBoolean('eventFeed', options.eventFeed) ?? parseFlag('RMK_EVENT_FEED', env.RMK_EVENT_FEED) ?? true;
   const capacity = parseInteger(
     {
       option: 'eventBuffer',
       value: options.eventBuffer,
       variable: 'RMK_EVENT_BUFFER',
-      raw: ctx.env.RMK_EVENT_BUFFER,
+      raw: env.RMK_EVENT_BUFFER,
     },
     { min: 1, max: 100_000, fallback: DEFAULT_EVENT_BUFFER, unit: 'entries' },
   );
@@ -79,21 +79,17 @@ class FeedState {
   }
 }
 
-const states = new WeakMap<TaskManager, FeedState>();
-
-/** The event feed of an app bootstrapped with the event feed feature, if it is on. */
-export function eventFeedOf(app: { readonly taskManager: TaskManager }): EventFeed | undefined {
-  return states.get(app.taskManager)?.feed;
+/** The event feed's session hooks; `feed` is what {@link eventFeedOf} finds. */
+export interface EventFeedExtension extends AppExtension {
+  readonly name: 'event-feed';
+  readonly feed: EventFeed;
 }
 
-function stateFor(ctx: FeatureContext): FeedState | undefined {
-  const existing = states.get(ctx.taskManager);
-  if (existing) return existing;
-  const config = resolveEventFeedConfig(ctx);
-  if (!config.enabled) return undefined;
-  const state = new FeedState(new EventFeed(config.capacity, ctx.clock), ctx);
-  states.set(ctx.taskManager, state);
-  return state;
+/** The event feed of an app bootstrapped with the event feed feature, if it is on. */
+export function eventFeedOf(app: {
+  extension(name: string): AppExtension | undefined;
+}): EventFeed | undefined {
+  return (app.extension('event-feed') as EventFeedExtension | undefined)?.feed;
 }
 
 /**
@@ -102,31 +98,32 @@ function stateFor(ctx: FeatureContext): FeedState | undefined {
  * and `wait_for_event`. A wait without `since` starts at the cursor recorded when this session last
  * started a task, so an event fired between the start and the wait is not missed.
  */
-export const eventFeedFeature: Feature = {
-  name: 'event-feed',
-  tools(ctx) {
-    const state = stateFor(ctx);
-    if (!state) return [];
-    return createEventFeedTools({
-      feed: state.feed,
-      taskManager: ctx.taskManager,
-      schemas: ctx.schemas,
-      clock: ctx.clock,
-      triggerTypes: ctx.triggers.list().map((t) => t.type),
-      takeStartCursor: (sessionId) => state.takeStartCursor(sessionId),
-    });
-  },
-  extension(ctx): AppExtension | undefined {
-    const state = stateFor(ctx);
-    if (!state) return undefined;
-    return {
-      name: 'event-feed',
-      sessionClosed(session) {
-        state.startCursors.delete(session.id);
-      },
-      close() {
-        state.close();
-      },
-    };
-  },
-};
+export function eventFeedFeature(options: EventFeedOptions = {}): Feature {
+  return {
+    name: 'event-feed',
+    setup(ctx) {
+      const config = resolveEventFeedConfig(ctx.env, options);
+      if (!config.enabled) return {};
+      const state = new FeedState(new EventFeed(config.capacity, ctx.clock), ctx);
+      const extension: EventFeedExtension = {
+        name: 'event-feed',
+        feed: state.feed,
+        sessionClosed(session) {
+          state.startCursors.delete(session.id);
+        },
+        close() {
+          state.close();
+        },
+      };
+      const tools = createEventFeedTools({
+        feed: state.feed,
+        taskManager: ctx.taskManager,
+        schemas: ctx.schemas,
+        clock: ctx.clock,
+        triggerTypes: ctx.triggers.list().map((t) => t.type),
+        takeStartCursor: (sessionId) => state.takeStartCursor(sessionId),
+      });
+      return { tools, extension };
+    },
+  };
+}

@@ -44,8 +44,6 @@ export class NativeTaskService {
   private readonly sessions = new Map<SessionContext, McpServer>();
   private readonly routes = new Map<string, ProgressRoute>();
   private readonly stopListening: () => void;
-  /** True once some tool offers task support (set while tools are filtered, before any session). */
-  hasTaskTools = false;
 
   constructor(deps: NativeTaskServiceDeps) {
     this.taskManager = deps.taskManager;

@@ -15,7 +15,6 @@ import { toProtocolTask } from './task-status.mapper.js';
 export function withTaskSupport(tool: RegisteredTool, service: NativeTaskService): RegisteredTool {
   const start = tool.start?.bind(tool);
   if (!start) return tool;
-  service.hasTaskTools = true;
   return {
     ...tool,
     execution: { ...tool.execution, taskSupport: 'optional' },

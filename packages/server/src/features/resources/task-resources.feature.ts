@@ -7,9 +7,10 @@ import {
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { type Clock, type Logger, shortText, type TaskManager } from '@robot-mcp-kit/core';
-import { type Feature, type FeatureContext } from '../../runtime/feature.types.js';
+import { type Feature } from '../../runtime/feature.types.js';
 import { type SessionContext } from '../../tools/registered-tool.js';
-import { featureOptions, parseInteger } from '../feature-config.js';
+import { parseInteger } from '../feature-config.js';
+import { type TaskResourcesOptions } from '../feature-options.js';
 import { UpdateCoalescer } from './update-coalescer.js';
 
 /** The running tasks: `{"tasks": [TaskInfo, ...]}`. */
@@ -174,29 +175,33 @@ function notFound(uri: string): McpError {
  * `notifications/resources/updated` for subscribed clients, coalesced per URI
  * (`resourceUpdateIntervalMs`, default 250 ms).
  */
-export const taskResourcesFeature: Feature = {
-  name: 'task-resources',
-  extension(ctx: FeatureContext) {
-    const intervalMs = parseInteger(
-      {
-        option: 'resourceUpdateIntervalMs',
-        value: featureOptions(ctx).resourceUpdateIntervalMs,
-        variable: 'RMK_RESOURCE_UPDATE_MS',
-        raw: ctx.env.RMK_RESOURCE_UPDATE_MS,
-      },
-      { min: 0, max: 60_000, fallback: DEFAULT_RESOURCE_UPDATE_INTERVAL_MS, unit: 'milliseconds' },
-    );
-    const hub = new TaskResourceHub(
-      ctx.taskManager,
-      ctx.clock,
-      intervalMs,
-      ctx.logger.child({ component: 'task-resources' }),
-    );
-    return {
-      name: 'task-resources',
-      installSession: (mcp, session) => hub.install(mcp, session),
-      sessionClosed: (session) => hub.drop(session),
-      close: () => hub.close(),
-    };
-  },
-};
+export function taskResourcesFeature(options: TaskResourcesOptions = {}): Feature {
+  return {
+    name: 'task-resources',
+    setup(ctx) {
+      const intervalMs = parseInteger(
+        {
+          option: 'resourceUpdateIntervalMs',
+          value: options.resourceUpdateIntervalMs,
+          variable: 'RMK_RESOURCE_UPDATE_MS',
+          raw: ctx.env.RMK_RESOURCE_UPDATE_MS,
+        },
+        { min: 0, max: 60_000, fallback: DEFAULT_RESOURCE_UPDATE_INTERVAL_MS, unit: 'milliseconds' },
+      );
+      const hub = new TaskResourceHub(
+        ctx.taskManager,
+        ctx.clock,
+        intervalMs,
+        ctx.logger.child({ component: 'task-resources' }),
+      );
+      return {
+        extension: {
+          name: 'task-resources',
+          installSession: (mcp, session) => hub.install(mcp, session),
+          sessionClosed: (session) => hub.drop(session),
+          close: () => hub.close(),
+        },
+      };
+    },
+  };
+}

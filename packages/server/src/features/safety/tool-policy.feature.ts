@@ -1,7 +1,9 @@
 import { ConfigError } from '@robot-mcp-kit/core';
-import { type Feature, type FeatureContext } from '../../runtime/feature.types.js';
+import { type Logger } from '@robot-mcp-kit/core';
+import { type Feature } from '../../runtime/feature.types.js';
 import { type RegisteredTool } from '../../tools/registered-tool.js';
-import { checkBoolean, featureOptions, parseFlag } from '../feature-config.js';
+import { checkBoolean, parseFlag } from '../feature-config.js';
+import { type SafetyFeatureOptions } from '../feature-options.js';
 import { matchesAny, parseToolPatterns, type ToolPattern } from './tool-patterns.js';
 
 /** What the tool policy does with the offered tools, resolved from options and environment. */
@@ -18,10 +20,9 @@ export interface ToolPolicy {
  * Reads `readOnly` / `RMK_READ_ONLY` and `allowTools` / `RMK_ALLOW_TOOLS` (options win).
  * @throws ConfigError naming the option or variable
  */
-export function resolveToolPolicy(ctx: Pick<FeatureContext, 'env' | 'options'>): ToolPolicy {
-  const options = featureOptions(ctx as FeatureContext);
+export function resolveToolPolicy(env: NodeJS.ProcessEnv, options: SafetyFeatureOptions = {}): ToolPolicy {
   const readOnly =
-    checkBoolean('readOnly', options.readOnly) ?? parseFlag('RMK_READ_ONLY', ctx.env.RMK_READ_ONLY) ?? false;
+    checkBoolean('readOnly', options.readOnly) ?? parseFlag('RMK_READ_ONLY', env.RMK_READ_ONLY) ?? false;
   if (options.allowTools !== undefined) {
     if (typeof options.allowTools !== 'string' && !Array.isArray(options.allowTools)) {
       throw new ConfigError(
@@ -35,7 +36,7 @@ export function resolveToolPolicy(ctx: Pick<FeatureContext, 'env' | 'options'>):
       patternSource: 'allowTools',
     };
   }
-  const raw = ctx.env.RMK_ALLOW_TOOLS;
+  const raw = env.RMK_ALLOW_TOOLS;
   const patterns = raw?.trim() ? parseToolPatterns('RMK_ALLOW_TOOLS', raw) : [];
   return { readOnly, patterns, patternSource: 'RMK_ALLOW_TOOLS' };
 }
@@ -68,33 +69,41 @@ export function applyToolPolicy(tools: readonly RegisteredTool[], policy: ToolPo
   });
 }
 
+/** Warns about tools that actuate but tell clients they are read-only. */
+function warnMisannotated(tools: readonly RegisteredTool[], logger: Logger): void {
+  for (const tool of tools) {
+    if (tool.actuates && tool.annotations.readOnlyHint === true) {
+      logger.warn('tool actuates but is annotated readOnlyHint: true; clients may run it without asking', {
+        tool: tool.name,
+      });
+    }
+  }
+}
+
 /**
  * Safety policy over the offered tools: read-only mode (`RMK_READ_ONLY`, `--read-only`) and the
  * allow list (`RMK_ALLOW_TOOLS`, `--allow-tools`). Tools it removes are never registered, so a
  * client cannot call them either.
  */
-export const toolPolicyFeature: Feature = {
-  name: 'tool-policy',
-  filterTools(tools, ctx) {
-    const policy = resolveToolPolicy(ctx);
-    for (const tool of tools) {
-      if (tool.actuates && tool.annotations.readOnlyHint === true) {
-        ctx.logger.warn(
-          'tool actuates but is annotated readOnlyHint: true; clients may run it without asking',
-          {
-            tool: tool.name,
-          },
-        );
-      }
-    }
-    if (!policy.readOnly && policy.patterns.length === 0) return [...tools];
-    const offered = applyToolPolicy(tools, policy);
-    const kept = new Set(offered.map((t) => t.name));
-    ctx.logger.info('tool policy applied', {
-      read_only: policy.readOnly,
-      allow: policy.patterns.map((p) => p.source),
-      hidden: tools.filter((t) => !kept.has(t.name)).map((t) => t.name),
-    });
-    return offered;
-  },
-};
+export function toolPolicyFeature(options: SafetyFeatureOptions = {}): Feature {
+  return {
+    name: 'tool-policy',
+    setup(ctx) {
+      const policy = resolveToolPolicy(ctx.env, options);
+      return {
+        filterTools(tools) {
+          warnMisannotated(tools, ctx.logger);
+          if (!policy.readOnly && policy.patterns.length === 0) return [...tools];
+          const offered = applyToolPolicy(tools, policy);
+          const kept = new Set(offered.map((t) => t.name));
+          ctx.logger.info('tool policy applied', {
+            read_only: policy.readOnly,
+            allow: policy.patterns.map((p) => p.source),
+            hidden: tools.filter((t) => !kept.has(t.name)).map((t) => t.name),
+          });
+          return offered;
+        },
+      };
+    },
+  };
+}

@@ -9,7 +9,7 @@ import {
 import { MemoryLogger, TaskManager, type TaskContext, type TaskInfo } from '@robot-mcp-kit/core';
 import { CapabilityServer, Tool } from '@robot-mcp-kit/server';
 import {
-  createNativeTasksFeature,
+  nativeTasksFeature,
   NATIVE_TASKS_DEFAULTS,
   NativeTaskService,
   type RegisteredTool,
@@ -52,7 +52,7 @@ describe('wiring', () => {
   });
 
   it('lists execution in the registry definitions, from the feature given to bootstrap', async () => {
-    r = await rig(ArmServer, { features: [createNativeTasksFeature({ pollIntervalMs: 250 })] });
+    r = await rig(ArmServer, { features: [nativeTasksFeature({ pollIntervalMs: 250 })] });
     expect(r.app.registry.get('move')?.execution).toEqual({ taskSupport: 'optional' });
     expect(r.app.registry.definitions.find((t) => t.name === 'ping')).not.toHaveProperty('execution');
     expect(r.app.registry.tools.filter((t) => t.execution).map((t) => t.name)).toEqual([
