@@ -150,19 +150,6 @@ export class TaskManager implements TaskHost {
     return !record || record.bodySettled ? Promise.resolve() : record.settled;
   }
 
-  /**
-   * Forgets a finished task at once, before `maxFinishedRetained` would evict it (native MCP tasks
-   * whose TTL expired): get/list no longer report it. Returns false, forgetting nothing, when the
-   * task is unknown, still running, or cancelled with its body still settling.
-   */
-  forget(taskId: string): boolean {
-    const record = this.tasks.get(taskId);
-    if (!record || !record.finished || (record.cancelWait && !record.bodySettled)) return false;
-    this.tasks.delete(taskId);
-    this.finishedQueue.remove(taskId);
-    return true;
-  }
-
   /** Observes task changes; returns the function that stops observing. */
   onChange(listener: TaskListener): () => void {
     return this.listeners.add(listener);

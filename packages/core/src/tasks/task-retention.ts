@@ -14,14 +14,6 @@ export class FinishedQueue {
     this.items.push(taskId);
   }
 
-  /** Removes `taskId` wherever it is queued (O(n), n ≤ the retention limit); true when it was queued. */
-  remove(taskId: string): boolean {
-    const index = this.items.indexOf(taskId, this.head);
-    if (index < 0) return false;
-    this.items.splice(index, 1);
-    return true;
-  }
-
   /** Removes and returns the oldest id. */
   shift(): string | undefined {
     if (this.head >= this.items.length) return undefined;

@@ -158,8 +158,11 @@ export class NativeTaskService {
     });
   }
 
+  /**
+   * A finished task's TTL ran out: it leaves `tasks/*` only. The TaskManager keeps it for `get_task`
+   * and `list_tasks` until its own retention evicts it, since the app may still reconcile it there.
+   */
   private expired(entry: NativeTaskEntry): void {
-    const forgotten = this.taskManager.forget(entry.taskId);
-    this.logger.debug('native tasks: task expired', { task_id: entry.taskId, ttl: entry.ttl, forgotten });
+    this.logger.debug('native tasks: task expired', { task_id: entry.taskId, ttl: entry.ttl });
   }
 }
