@@ -5,12 +5,8 @@ import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryEventTransport, ManualClock, MemoryLogger } from '@robot-mcp-kit/core';
 import { bootstrap, type CapabilityServerClass, type RobotMcpApp, runServer } from '@robot-mcp-kit/server';
 import { textOf } from '@robot-mcp-kit/server/testing';
-import {
-  type HttpListener,
-  type HttpListenerOptions,
-  listenHttp,
-  sessionIdleMsFromEnv,
-} from '@robot-mcp-kit/server/advanced';
+import { type HttpListener, type HttpListenerOptions, listenHttp } from '@robot-mcp-kit/server/advanced';
+import { sessionIdleMsFromEnv } from '../../src/transports/http-options.js';
 import { ArmServer } from './fixtures/arm.server.js';
 import { until } from './fixtures/multi-client.js';
 import { TeleopServer } from './fixtures/teleop.server.js';

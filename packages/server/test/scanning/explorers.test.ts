@@ -9,7 +9,8 @@ import {
   Tool,
   Trigger,
 } from '@robot-mcp-kit/server';
-import { exploreCapabilityServer, METADATA_KEYS, scanMethodNames } from '@robot-mcp-kit/server/advanced';
+import { exploreCapabilityServer, METADATA_KEYS } from '@robot-mcp-kit/server/advanced';
+import { scanMethodNames } from '../../src/scanning/method.scanner.js';
 import { RoverServer } from '../fixtures/rover.server.js';
 
 class NameArgs {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { IsString } from 'class-validator';
 import { type JsonObject, type TaskContext } from '@robot-mcp-kit/core';
 import { CapabilityServer, LongRunningTool, Tool } from '@robot-mcp-kit/server';
-import { MAX_LIST_BYTES } from '@robot-mcp-kit/server/advanced';
+import { MAX_LIST_BYTES } from '../../src/tools/task-list.pager.js';
 import { connect, type Harness, textOf } from '../fixtures/harness.js';
 
 class HoldArgs {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ManualClock, TaskEvent, type EventType, type JsonObject } from '@robot-mcp-kit/core';
-import { EventFeed, FeedCursorError, type FeedEntry } from '@robot-mcp-kit/server/advanced';
+import { type FeedEntry } from '@robot-mcp-kit/server/advanced';
+import { EventFeed, FeedCursorError } from '../../../src/features/event-feed/event-feed.js';
 
 let seq = 0;
 function event(type: EventType, taskId = 't-1', payload: JsonObject = {}): TaskEvent {

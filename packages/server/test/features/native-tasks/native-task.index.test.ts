@@ -1,6 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { ManualClock, TaskInfo, type TaskState } from '@robot-mcp-kit/core';
-import { type NativeTaskEntry, NativeTaskIndex, type SessionContext } from '@robot-mcp-kit/server/advanced';
+import { type SessionContext } from '@robot-mcp-kit/server/advanced';
+import {
+  type NativeTaskEntry,
+  NativeTaskIndex,
+} from '../../../src/features/native-tasks/native-task.index.js';
 
 const retention = { ttl: 60_000, pollInterval: 100 };
 

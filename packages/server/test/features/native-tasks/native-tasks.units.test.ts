@@ -9,22 +9,25 @@ import {
   TriggerValidationError,
 } from '@robot-mcp-kit/core';
 import { ToolArgumentsError } from '@robot-mcp-kit/server';
+import { NATIVE_TASKS_DEFAULTS, type SessionContext } from '@robot-mcp-kit/server/advanced';
+import { ConcurrencyLimitError } from '../../../src/tools/task-starter.js';
 import {
-  ConcurrencyLimitError,
   grantedTtl,
+  resolveNativeTasksOptions,
+} from '../../../src/features/native-tasks/native-tasks.options.js';
+import {
   InvalidTaskCursorError,
-  NATIVE_TASKS_DEFAULTS,
-  NativeTaskIndex,
+  TaskStartError,
+  TaskWaitAbortedError,
+} from '../../../src/features/native-tasks/native-task.errors.js';
+import { NativeTaskIndex } from '../../../src/features/native-tasks/native-task.index.js';
+import {
   progressSummary,
   progressValues,
-  resolveNativeTasksOptions,
-  type SessionContext,
   statusMessageOf,
-  TaskStartError,
-  taskPayloadResult,
-  TaskWaitAbortedError,
   toProtocolTask,
-} from '@robot-mcp-kit/server/advanced';
+} from '../../../src/features/native-tasks/task-status.mapper.js';
+import { taskPayloadResult } from '../../../src/features/native-tasks/task-payload.builder.js';
 
 function info(state: TaskState, extra: Partial<Parameters<typeof TaskInfo.create>[0]> = {}): TaskInfo {
   return TaskInfo.create({

@@ -11,12 +11,12 @@ import { CapabilityServer, Tool } from '@robot-mcp-kit/server';
 import {
   nativeTasksFeature,
   NATIVE_TASKS_DEFAULTS,
-  NativeTaskService,
   type RegisteredTool,
   type SessionContext,
   type ToolCall,
-  withTaskSupport,
 } from '@robot-mcp-kit/server/advanced';
+import { NativeTaskService } from '../../../src/features/native-tasks/native-task.service.js';
+import { withTaskSupport } from '../../../src/features/native-tasks/task-tool.wrapper.js';
 import {
   ArmServer,
   createTask,
