@@ -5,6 +5,7 @@ import {
   isJsonContentType,
   isLegacyRequest,
   type McpServerFactory,
+  type ServerEventBus,
 } from '@modelcontextprotocol/server';
 import { type Logger } from '@robot-mcp-kit/core';
 
@@ -23,10 +24,14 @@ export interface ModernLeg {
   close(): Promise<void>;
 }
 
-/** A {@link ModernLeg} over the v2 SDK's `createMcpHandler(factory, { legacy: 'reject' })`. */
-export function modernLeg(factory: McpServerFactory, logger: Logger): ModernLeg {
+/**
+ * A {@link ModernLeg} over the v2 SDK's `createMcpHandler(factory, { legacy: 'reject' })`. `bus` is
+ * what its `subscriptions/listen` streams carry (the app publishes task changes there).
+ */
+export function modernLeg(factory: McpServerFactory, logger: Logger, bus?: ServerEventBus): ModernLeg {
   const handler = createMcpHandler(factory, {
     legacy: 'reject',
+    ...(bus ? { bus } : {}),
     maxRequestBodySize: MODERN_MAX_BODY,
     onerror: (error) => logger.debug('MCP 2026-07-28 request rejected or failed', { error: error.message }),
   });
