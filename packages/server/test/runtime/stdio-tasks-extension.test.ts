@@ -27,13 +27,18 @@ class StdioWireClient {
   private nextId = 1;
   private readonly pending = new Map<number, (reply: Reply) => void>();
   private readonly child: ChildProcessWithoutNullStreams;
+  /** Every notification received, in order. */
+  readonly notifications: { method: string; params?: Record<string, unknown> }[] = [];
 
   constructor() {
     this.child = spawn(process.execPath, [SLEEPER], { env: ENV, stdio: ['pipe', 'pipe', 'pipe'] });
     this.child.stderr.resume();
     createInterface({ input: this.child.stdout }).on('line', (line) => {
-      const message = JSON.parse(line) as Reply;
-      if (typeof message.id !== 'number') return; // a notification
+      const message = JSON.parse(line) as Reply & { method?: string; params?: Record<string, unknown> };
+      if (typeof message.id !== 'number') {
+        if (message.method) this.notifications.push({ method: message.method, params: message.params });
+        return;
+      }
       this.pending.get(message.id)?.(message);
       this.pending.delete(message.id);
     });
@@ -41,6 +46,21 @@ class StdioWireClient {
 
   request(method: string, params: Record<string, unknown>, declareTasks = true): Promise<Reply> {
     const id = this.nextId++;
+    return this.send(id, method, params, declareTasks);
+  }
+
+  /** Sends a request without waiting for its answer (a `subscriptions/listen` is answered at its end). */
+  open(method: string, params: Record<string, unknown>): void {
+    void this.send(this.nextId++, method, params, false, 0).catch(() => undefined);
+  }
+
+  private send(
+    id: number,
+    method: string,
+    params: Record<string, unknown>,
+    declareTasks: boolean,
+    timeoutMs = 30_000,
+  ): Promise<Reply> {
     const message = {
       jsonrpc: '2.0',
       id,
@@ -55,7 +75,10 @@ class StdioWireClient {
       },
     };
     return new Promise<Reply>((resolveReply, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no reply to ${method} within 30 s`)), 30_000);
+      const timer =
+        timeoutMs > 0
+          ? setTimeout(() => reject(new Error(`no reply to ${method} in time`)), timeoutMs)
+          : undefined;
       this.pending.set(id, (reply) => {
         clearTimeout(timer);
         resolveReply(reply);
@@ -145,5 +168,26 @@ describe('SEP-2663 over stdio (built sleeper, a client written from the SEP)', (
     expect(JSON.parse(textOf(plain))).toMatchObject({ state: 'running' });
     const refused = await client.request('tasks/get', { taskId: 'whatever' }, false);
     expect(refused.error).toMatchObject({ code: -32021 });
+  }, 60_000);
+
+  it('pushes tasks://<task_id> changes on subscriptions/listen', async () => {
+    const client = connect();
+    const created = await client.result('tools/call', { name: 'sleep_task', arguments: { duration_s: 600 } });
+    const uri = `tasks://${(created._meta as Record<string, string>)['robot-mcp-kit/task_id']}`;
+    client.open('subscriptions/listen', { notifications: { resourceSubscriptions: [uri] } });
+    await until(
+      () => client.notifications.some((n) => n.method === 'notifications/subscriptions/acknowledged'),
+      30_000,
+    );
+    await client.result('tasks/cancel', { taskId: created.taskId });
+    await until(
+      () =>
+        client.notifications.some(
+          (n) => n.method === 'notifications/resources/updated' && n.params?.uri === uri,
+        ),
+      30_000,
+    );
+    const read = await client.result('resources/read', { uri });
+    expect(JSON.parse((read.contents as { text: string }[])[0]!.text)).toMatchObject({ state: 'cancelled' });
   }, 60_000);
 });
