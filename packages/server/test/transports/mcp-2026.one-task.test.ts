@@ -106,6 +106,11 @@ describe('one task, every surface (2025-11-25 and 2026-07-28 clients of one serv
     });
     await until(() => seen.includes(`tasks://${kitId}`), 20_000);
     expect(await readTask(legacy, kitId)).toMatchObject({ state: 'cancelled' });
+    const modernRead = await modern.result('resources/read', { uri: `tasks://${kitId}` });
+    expect(JSON.parse((modernRead.contents as { text: string }[])[0]!.text)).toMatchObject({
+      task_id: kitId,
+      state: 'cancelled',
+    });
     // Push events: the progress that happened, then nothing terminal (the wire contract: a cancel
     // emits no task_done / task_failed; the canceller already knows).
     const types = eventsOf(r!.events, kitId).map((e) => e.type);
