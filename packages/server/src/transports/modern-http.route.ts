@@ -98,12 +98,25 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
         await reader.cancel().catch(() => undefined); // the client left: stop the stream
         break;
       }
-      res.write(value);
+      // Long-lived streams (subscriptions/listen): wait for a slow client instead of buffering.
+      if (!res.write(value)) await drained(res);
     }
   } finally {
     reader.releaseLock();
     if (!res.writableEnded) res.end();
   }
+}
+
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 function headerOf(req: IncomingMessage, name: string): string | undefined {
