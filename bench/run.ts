@@ -9,11 +9,12 @@ import { nativeTaskBenchmarks } from './scenarios/native-tasks.bench.js';
 import { concurrentTaskBenchmark, type ScaleReport } from './scenarios/concurrent-tasks.bench.js';
 import { brokerDeliveryBenchmarks } from './scenarios/broker-delivery.bench.js';
 import { eventDeliveryBenchmarks } from './scenarios/event-delivery.bench.js';
+import { mcpEraBenchmarks } from './scenarios/mcp-eras.bench.js';
 import { toolCallBenchmarks } from './scenarios/tool-calls.bench.js';
 import { triggerBenchmarks } from './scenarios/triggers.bench.js';
 
 /**
- * `npm run bench [-- --quick] [--only=tools,native,delivery,cold,scale,triggers,brokers] [--strict]`
+ * `npm run bench [-- --quick] [--only=tools,native,delivery,cold,scale,triggers,brokers,eras] [--strict]`
  *
  * Full mode prints PASS/MISS per target (and exits 1 on a MISS only with --strict); quick mode
  * (CI) runs every scenario briefly to prove it works and never judges the numbers. Either way a
@@ -53,6 +54,7 @@ await attempt('cold', async () => void rows.push(...(await coldStartBenchmarks(c
 await attempt('scale', async () => void (scale = await concurrentTaskBenchmark(ctx)));
 await attempt('triggers', async () => void rows.push(...(await triggerBenchmarks(ctx))));
 await attempt('brokers', async () => void rows.push(...(await brokerDeliveryBenchmarks(ctx))));
+await attempt('eras', async () => void rows.push(...(await mcpEraBenchmarks(ctx))));
 
 const results: BenchResults = {
   generatedAt: new Date().toISOString(),

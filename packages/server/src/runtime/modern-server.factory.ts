@@ -12,10 +12,12 @@ import {
   type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
+import { type TaskManager } from '@robot-mcp-kit/core';
 import { type TaskPrincipals } from '../auth/task-principals.js';
 import { type CapabilityServerDefinition } from '../metadata/definitions.types.js';
 import { type SessionContext } from '../tools/registered-tool.js';
 import { type ToolRegistry } from '../tools/tool-registry.js';
+import { installTaskResources, TASK_RESOURCES_CAPABILITY } from './modern-task.resources.js';
 import { declaresTasks, TASKS_EXTENSION, type TasksExtension } from './tasks-extension.handlers.js';
 
 export { ExtensionTaskIndex } from './extension-task.index.js';
@@ -49,6 +51,8 @@ export interface ModernServerParts {
   readonly principals: TaskPrincipals;
   /** SEP-2663: advertised in server/discover and used for callers that declare it. */
   readonly tasks?: TasksExtension;
+  /** Serves `tasks://running` and `tasks://{task_id}` from this TaskManager (the task-resources feature). */
+  readonly taskResources?: TaskManager;
 }
 
 /**
@@ -77,6 +81,7 @@ export function modernServerFactory(parts: ModernServerParts): McpServerFactory 
       {
         capabilities: {
           tools: { listChanged: false },
+          ...(parts.taskResources ? { resources: { ...TASK_RESOURCES_CAPABILITY } } : {}),
           ...(parts.tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
         },
         instructions: info.instructions,
@@ -84,6 +89,7 @@ export function modernServerFactory(parts: ModernServerParts): McpServerFactory 
     );
     server.setRequestHandler('tools/list', () => ({ tools }));
     parts.tasks?.install(server);
+    if (parts.taskResources) installTaskResources(server, parts.taskResources);
     server.setRequestHandler('tools/call', (request, ctx) => callTool(parts, request.params, ctx));
     return server;
   };

@@ -20,7 +20,9 @@ import { type HttpSecurityConfig } from '../transports/http-options.js';
 import { listenHttp } from '../transports/http-listener.loader.js';
 import { firstStdioEra, resumeWhenListened } from '../transports/stdio-era.router.js';
 import { type HttpListener } from '../transports/http.listener.js';
+import { type ModernWiring } from './modern-leg.wiring.js';
 import { type TransportConfig } from './server-config.js';
+import { DEFAULT_RESOURCE_UPDATE_INTERVAL_MS } from '../features/resources/task-resources.feature.js';
 
 /**
  * An extension installs extra protocol surface on every session (native tasks, resources, event
@@ -85,6 +87,7 @@ export class RobotMcpApp {
   private readonly sessions = new Map<McpServer, SessionContext>();
   private listener: HttpListener | undefined;
   private modernStdio: { close(): Promise<void> } | undefined;
+  private modern: ModernWiring | undefined;
   private closing: Promise<FlushReport> | undefined;
 
   constructor(parts: AppParts) {
@@ -177,7 +180,8 @@ export class RobotMcpApp {
       this.logger.info('MCP server on stdio', { server: this.name });
       return { kind: 'stdio' };
     }
-    const modern = config.kind === 'streamable-http' ? await this.modernFactory() : undefined;
+    const modern = config.kind === 'streamable-http' ? await this.modernWiring() : undefined;
+    modern?.publishToBus();
     this.listener = await listenHttp(
       config,
       async (transport) => void (await this.connect(transport)),
@@ -187,7 +191,7 @@ export class RobotMcpApp {
         clock: this.clock,
         security: this.http,
         principals: this.principals,
-        ...(modern ? { modern } : {}),
+        ...(modern ? { modern: modern.factory, modernBus: modern.bus } : {}),
       },
     );
     return { kind: config.kind, url: this.listener.url, port: this.listener.port };
@@ -203,25 +207,30 @@ export class RobotMcpApp {
     if (era === 'legacy') {
       await this.connect(new StdioServerTransport());
     } else {
-      const factory = await this.modernFactory();
+      const modern = await this.modernWiring();
       const { serveModernStdio } = await import('./modern-stdio.server.js');
-      this.modernStdio = serveModernStdio(factory, this.logger);
+      this.modernStdio = serveModernStdio(modern.stdioFactory(), this.logger);
     }
     await resumeWhenListened(process.stdin);
     if (era === 'legacy') return;
     this.logger.info('MCP 2026-07-28 client on stdio', { server: this.name });
   }
 
-  /** The MCP 2026-07-28 leg's server factory (loaded only by servers listening on streamable HTTP). */
-  private async modernFactory() {
-    const { modernServerFactory, TasksExtension, ExtensionTaskIndex } =
-      await import('./modern-server.factory.js');
-    return modernServerFactory({
+  /** The MCP 2026-07-28 leg (loaded only by servers that serve a 2026 client or streamable HTTP). */
+  private async modernWiring() {
+    if (this.modern) return this.modern;
+    const { ModernWiring } = await import('./modern-leg.wiring.js');
+    this.modern = new ModernWiring({
       definition: this.definition,
       registry: this.registry,
       principals: this.principals,
-      tasks: new TasksExtension(this.taskManager, new ExtensionTaskIndex(this.clock)),
+      taskManager: this.taskManager,
+      clock: this.clock,
+      logger: this.logger,
+      taskResources: this.extensions.some((extension) => extension.name === 'task-resources'),
+      resourceUpdateIntervalMs: resourceUpdateIntervalMs(this.env),
     });
+    return this.modern;
   }
 
   /**
@@ -242,8 +251,17 @@ export class RobotMcpApp {
     for (const extension of this.extensions) await extension.close?.();
     await this.listener?.close();
     await this.modernStdio?.close();
+    this.modern?.close();
     await Promise.allSettled([...this.sessions.keys()].map((mcp) => mcp.close()));
     this.logger.info('server stopped', { cancelled_tasks: running, ...report });
     return report;
   }
+}
+
+/** `RMK_RESOURCE_UPDATE_MS` as the task-resources feature reads it (its default when unset or bad). */
+function resourceUpdateIntervalMs(env: NodeJS.ProcessEnv): number {
+  const value = Number(env.RMK_RESOURCE_UPDATE_MS);
+  return Number.isInteger(value) && value >= 0 && value <= 60_000
+    ? value
+    : DEFAULT_RESOURCE_UPDATE_INTERVAL_MS;
 }

@@ -3,7 +3,7 @@ import { type AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import { type SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { type StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { type McpServerFactory } from '@modelcontextprotocol/server';
+import { type McpServerFactory, type ServerEventBus } from '@modelcontextprotocol/server';
 import { type Clock, type Logger, systemClock } from '@robot-mcp-kit/core';
 import { type AuthMiddleware, authMiddleware } from '../auth/bearer-auth.middleware.js';
 import { TaskPrincipals } from '../auth/task-principals.js';
@@ -56,6 +56,8 @@ export interface HttpListenerOptions extends HttpSecurityOptions {
    * servers this factory builds, one per request; 2025-era requests keep the session stack.
    */
   modern?: McpServerFactory;
+  /** The change-event bus of the 2026 leg's `subscriptions/listen` streams (default: its own). */
+  modernBus?: ServerEventBus;
   /** Environment for the defaults (default `process.env`). */
   env?: NodeJS.ProcessEnv;
   clock?: Clock;
@@ -119,7 +121,9 @@ export async function listenHttp(
     });
   });
   const modern: ModernLeg | undefined =
-    options.modern && config.kind === 'streamable-http' ? modernLeg(options.modern, logger) : undefined;
+    options.modern && config.kind === 'streamable-http'
+      ? modernLeg(options.modern, logger, options.modernBus)
+      : undefined;
   const deps: SessionDeps = {
     ...(modern ? { modern } : {}),
     sessions,

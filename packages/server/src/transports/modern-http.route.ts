@@ -5,6 +5,7 @@ import {
   isJsonContentType,
   isLegacyRequest,
   type McpServerFactory,
+  type ServerEventBus,
 } from '@modelcontextprotocol/server';
 import { type Logger } from '@robot-mcp-kit/core';
 
@@ -23,10 +24,14 @@ export interface ModernLeg {
   close(): Promise<void>;
 }
 
-/** A {@link ModernLeg} over the v2 SDK's `createMcpHandler(factory, { legacy: 'reject' })`. */
-export function modernLeg(factory: McpServerFactory, logger: Logger): ModernLeg {
+/**
+ * A {@link ModernLeg} over the v2 SDK's `createMcpHandler(factory, { legacy: 'reject' })`. `bus` is
+ * what its `subscriptions/listen` streams carry (the app publishes task changes there).
+ */
+export function modernLeg(factory: McpServerFactory, logger: Logger, bus?: ServerEventBus): ModernLeg {
   const handler = createMcpHandler(factory, {
     legacy: 'reject',
+    ...(bus ? { bus } : {}),
     maxRequestBodySize: MODERN_MAX_BODY,
     onerror: (error) => logger.debug('MCP 2026-07-28 request rejected or failed', { error: error.message }),
   });
@@ -93,12 +98,25 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
         await reader.cancel().catch(() => undefined); // the client left: stop the stream
         break;
       }
-      res.write(value);
+      // Long-lived streams (subscriptions/listen): wait for a slow client instead of buffering.
+      if (!res.write(value)) await drained(res);
     }
   } finally {
     reader.releaseLock();
     if (!res.writableEnded) res.end();
   }
+}
+
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 function headerOf(req: IncomingMessage, name: string): string | undefined {

@@ -10,6 +10,7 @@ const NAME_SOURCE: Record<string, string> = {
   'tasks/get': 'taskId',
   'tasks/update': 'taskId',
   'tasks/cancel': 'taskId',
+  'resources/read': 'uri',
 };
 
 export interface RpcReply {

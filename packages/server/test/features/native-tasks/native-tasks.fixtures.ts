@@ -125,6 +125,8 @@ export interface Rig {
   readonly app: RobotMcpApp;
   readonly events: InMemoryEventTransport;
   readonly logger: MemoryLogger;
+  /** The streamable-HTTP endpoint when the rig listens. */
+  readonly url: string | undefined;
   /** A new client session (in-memory pair, or streamable HTTP when the rig listens). */
   peer(): Promise<Peer>;
   close(): Promise<void>;
@@ -147,6 +149,7 @@ export async function rig<T extends object>(
     app,
     events,
     logger,
+    url,
     async peer() {
       const client = new Client({ name: 'native-tasks-test', version: '1.0.0' });
       const statuses: Task[] = [];

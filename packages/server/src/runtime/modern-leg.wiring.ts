@@ -1,0 +1,90 @@
+import { InMemoryServerEventBus, type McpServerFactory, type Server } from '@modelcontextprotocol/server';
+import { type Clock, type Logger, type TaskManager } from '@robot-mcp-kit/core';
+import { type TaskPrincipals } from '../auth/task-principals.js';
+import { type CapabilityServerDefinition } from '../metadata/definitions.types.js';
+import { type ToolRegistry } from '../tools/tool-registry.js';
+import { ExtensionTaskIndex } from './extension-task.index.js';
+import { modernServerFactory } from './modern-server.factory.js';
+import { TaskChangePublisher } from './modern-task.resources.js';
+import { TasksExtension } from './tasks-extension.handlers.js';
+
+/** What the app hands the MCP 2026-07-28 leg. */
+export interface ModernWiringOptions {
+  readonly definition: CapabilityServerDefinition;
+  readonly registry: ToolRegistry;
+  readonly principals: TaskPrincipals;
+  readonly taskManager: TaskManager;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** Serve `tasks://` resources and publish their changes (the task-resources feature is on). */
+  readonly taskResources: boolean;
+  /** Minimum interval between two updates of one `tasks://` URI, in ms. */
+  readonly resourceUpdateIntervalMs: number;
+}
+
+/**
+ * The MCP 2026-07-28 leg of one app: the v2 server factory (tools, SEP-2663, `tasks://` resources)
+ * and the change-event bus its HTTP `subscriptions/listen` streams carry. Task changes reach
+ * listeners as `notifications/resources/updated` of `tasks://<task_id>`: over HTTP through the
+ * bus, over stdio as the connection's instance's own notifications (`serveStdio` routes them onto
+ * that connection's subscriptions).
+ */
+export class ModernWiring {
+  readonly bus = new InMemoryServerEventBus();
+  readonly factory: McpServerFactory;
+  private readonly publishers = new Set<TaskChangePublisher>();
+
+  constructor(private readonly options: ModernWiringOptions) {
+    this.factory = modernServerFactory({
+      definition: options.definition,
+      registry: options.registry,
+      principals: options.principals,
+      tasks: new TasksExtension(options.taskManager, new ExtensionTaskIndex(options.clock)),
+      ...(options.taskResources ? { taskResources: options.taskManager } : {}),
+    });
+  }
+
+  /** HTTP: publishes task changes onto {@link bus} (once per app). */
+  publishToBus(): void {
+    if (!this.options.taskResources || this.publishers.size > 0) return;
+    this.publish({
+      resourceUpdated: (uri) => this.bus.publish({ kind: 'resource_updated', uri }),
+      resourcesChanged: () => this.bus.publish({ kind: 'resources_list_changed' }),
+    });
+  }
+
+  /** Stdio: a factory whose instances send task changes themselves until they close. */
+  stdioFactory(): McpServerFactory {
+    return async (ctx) => {
+      const product = await this.factory(ctx);
+      if (!this.options.taskResources) return product;
+      const server = (product as { server?: Server }).server ?? (product as Server);
+      const failed = (err: unknown): void => {
+        this.options.logger.debug('could not send a tasks:// change', { error: String(err) });
+      };
+      const publisher = this.publish({
+        resourceUpdated: (uri) => void server.sendResourceUpdated({ uri }).catch(failed),
+        resourcesChanged: () => void server.sendResourceListChanged().catch(failed),
+      });
+      const previous = server.onclose;
+      server.onclose = () => {
+        publisher.close();
+        this.publishers.delete(publisher);
+        previous?.();
+      };
+      return product;
+    };
+  }
+
+  close(): void {
+    for (const publisher of this.publishers) publisher.close();
+    this.publishers.clear();
+  }
+
+  private publish(sink: ConstructorParameters<typeof TaskChangePublisher>[3]): TaskChangePublisher {
+    const { taskManager, clock, resourceUpdateIntervalMs, logger } = this.options;
+    const publisher = new TaskChangePublisher(taskManager, clock, resourceUpdateIntervalMs, sink, logger);
+    this.publishers.add(publisher);
+    return publisher;
+  }
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from '@jest/globals';
+import { ManualClock, MemoryLogger, type TaskChange, type TaskManager } from '@robot-mcp-kit/core';
+import { TaskChangePublisher } from '../../src/runtime/modern-task.resources.js';
+
+/** The one TaskManager method the publisher uses, driven by the test. */
+function changes(): { manager: TaskManager; emit(change: Partial<TaskChange>): void; listeners: number } {
+  const listeners = new Set<(change: TaskChange) => void>();
+  return {
+    manager: {
+      onChange(listener: (change: TaskChange) => void) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    } as unknown as TaskManager,
+    emit: (change) => {
+      for (const listener of listeners)
+        listener({ kind: 'event', state: 'running', ...change } as TaskChange);
+    },
+    get listeners() {
+      return listeners.size;
+    },
+  };
+}
+
+function recorder() {
+  const sent: string[] = [];
+  return {
+    sent,
+    sink: {
+      resourceUpdated: (uri: string) => void sent.push(uri),
+      resourcesChanged: () => void sent.push('list'),
+    },
+  };
+}
+
+describe('TaskChangePublisher (tasks:// changes for subscriptions/listen)', () => {
+  it('announces the task, tasks://running and, on start and end, the list', () => {
+    const source = changes();
+    const { sent, sink } = recorder();
+    const publisher = new TaskChangePublisher(
+      source.manager,
+      new ManualClock(),
+      250,
+      sink,
+      new MemoryLogger(),
+    );
+    source.emit({ kind: 'started', taskId: 'arm-000001' });
+    expect(sent).toEqual(['tasks://arm-000001', 'tasks://running', 'list']);
+    publisher.close();
+  });
+
+  it('coalesces a burst per URI into one update now and one at the end of the window', async () => {
+    const clock = new ManualClock();
+    const source = changes();
+    const { sent, sink } = recorder();
+    const publisher = new TaskChangePublisher(source.manager, clock, 250, sink, new MemoryLogger());
+    for (let i = 0; i < 5; i += 1) source.emit({ taskId: 'arm-000001' });
+    expect(sent.filter((uri) => uri === 'tasks://arm-000001')).toHaveLength(1);
+    await clock.advance(250);
+    expect(sent.filter((uri) => uri === 'tasks://arm-000001')).toHaveLength(2);
+    expect(sent).not.toContain('list'); // progress events do not change the list
+    publisher.close();
+  });
+
+  it('stops listening on close, and a failing sink is logged, not thrown', () => {
+    const source = changes();
+    const logger = new MemoryLogger();
+    const publisher = new TaskChangePublisher(
+      source.manager,
+      new ManualClock(),
+      0,
+      {
+        resourceUpdated: () => {
+          throw new Error('stream gone');
+        },
+        resourcesChanged: () => undefined,
+      },
+      logger,
+    );
+    expect(() => source.emit({ taskId: 'arm-000002' })).not.toThrow();
+    expect(JSON.stringify(logger.entries)).toContain('stream gone');
+    publisher.close();
+    expect(source.listeners).toBe(0);
+  });
+});
