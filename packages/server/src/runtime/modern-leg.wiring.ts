@@ -16,10 +16,11 @@ export interface ModernWiringOptions {
   readonly taskManager: TaskManager;
   readonly clock: Clock;
   readonly logger: Logger;
-  /** Serve `tasks://` resources and publish their changes (the task-resources feature is on). */
-  readonly taskResources: boolean;
-  /** Minimum interval between two updates of one `tasks://` URI, in ms. */
-  readonly resourceUpdateIntervalMs: number;
+  /**
+   * Minimum interval between two updates of one `tasks://` URI, in ms, when the task-resources
+   * feature is on (`tasks://` resources are served and their changes published); undefined when off.
+   */
+  readonly resourceUpdateIntervalMs: number | undefined;
 }
 
 /**
@@ -40,13 +41,13 @@ export class ModernWiring {
       registry: options.registry,
       principals: options.principals,
       tasks: new TasksExtension(options.taskManager, new ExtensionTaskIndex(options.clock)),
-      ...(options.taskResources ? { taskResources: options.taskManager } : {}),
+      ...(options.resourceUpdateIntervalMs !== undefined ? { taskResources: options.taskManager } : {}),
     });
   }
 
   /** HTTP: publishes task changes onto {@link bus} (once per app). */
   publishToBus(): void {
-    if (!this.options.taskResources || this.publishers.size > 0) return;
+    if (this.options.resourceUpdateIntervalMs === undefined || this.publishers.size > 0) return;
     this.publish({
       resourceUpdated: (uri) => this.bus.publish({ kind: 'resource_updated', uri }),
       resourcesChanged: () => this.bus.publish({ kind: 'resources_list_changed' }),
@@ -57,7 +58,7 @@ export class ModernWiring {
   stdioFactory(): McpServerFactory {
     return async (ctx) => {
       const product = await this.factory(ctx);
-      if (!this.options.taskResources) return product;
+      if (this.options.resourceUpdateIntervalMs === undefined) return product;
       const server = (product as { server?: Server }).server ?? (product as Server);
       const failed = (err: unknown): void => {
         this.options.logger.debug('could not send a tasks:// change', { error: String(err) });
@@ -82,7 +83,7 @@ export class ModernWiring {
   }
 
   private publish(sink: ConstructorParameters<typeof TaskChangePublisher>[3]): TaskChangePublisher {
-    const { taskManager, clock, resourceUpdateIntervalMs, logger } = this.options;
+    const { taskManager, clock, resourceUpdateIntervalMs = 0, logger } = this.options;
     const publisher = new TaskChangePublisher(taskManager, clock, resourceUpdateIntervalMs, sink, logger);
     this.publishers.add(publisher);
     return publisher;

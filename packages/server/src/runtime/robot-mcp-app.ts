@@ -22,7 +22,7 @@ import { firstStdioEra, resumeWhenListened } from '../transports/stdio-era.route
 import { type HttpListener } from '../transports/http.listener.js';
 import { type ModernWiring } from './modern-leg.wiring.js';
 import { type TransportConfig } from './server-config.js';
-import { DEFAULT_RESOURCE_UPDATE_INTERVAL_MS } from '../features/resources/task-resources.feature.js';
+import { type TaskResourcesExtension } from '../features/resources/task-resources.feature.js';
 
 /**
  * An extension installs extra protocol surface on every session (native tasks, resources, event
@@ -227,8 +227,9 @@ export class RobotMcpApp {
       taskManager: this.taskManager,
       clock: this.clock,
       logger: this.logger,
-      taskResources: this.extensions.some((extension) => extension.name === 'task-resources'),
-      resourceUpdateIntervalMs: resourceUpdateIntervalMs(this.env),
+      // Served on the 2026 leg as the task-resources feature serves them on the 2025 one.
+      resourceUpdateIntervalMs: (this.extension('task-resources') as TaskResourcesExtension | undefined)
+        ?.intervalMs,
     });
     return this.modern;
   }
@@ -256,12 +257,4 @@ export class RobotMcpApp {
     this.logger.info('server stopped', { cancelled_tasks: running, ...report });
     return report;
   }
-}
-
-/** `RMK_RESOURCE_UPDATE_MS` as the task-resources feature reads it (its default when unset or bad). */
-function resourceUpdateIntervalMs(env: NodeJS.ProcessEnv): number {
-  const value = Number(env.RMK_RESOURCE_UPDATE_MS);
-  return Number.isInteger(value) && value >= 0 && value <= 60_000
-    ? value
-    : DEFAULT_RESOURCE_UPDATE_INTERVAL_MS;
 }

@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { type Clock, type Logger, shortText, type TaskManager } from '@robot-mcp-kit/core';
 import { type Feature } from '../../runtime/feature.types.js';
+import { type AppExtension } from '../../runtime/robot-mcp-app.js';
 import { type SessionContext } from '../../tools/registered-tool.js';
 import { parseInteger } from '../feature-config.js';
 import { type TaskResourcesOptions } from '../feature-options.js';
@@ -170,6 +171,13 @@ function notFound(uri: string): McpError {
   );
 }
 
+/** The task resources' session hooks; the MCP 2026 leg reads `intervalMs` to serve the same. */
+export interface TaskResourcesExtension extends AppExtension {
+  readonly name: 'task-resources';
+  /** Minimum interval between two updates of one URI, resolved from the option or variable. */
+  readonly intervalMs: number;
+}
+
 /**
  * MCP resources `tasks://running` and `tasks://{task_id}` (TaskInfo JSON) with
  * `notifications/resources/updated` for subscribed clients, coalesced per URI
@@ -194,14 +202,14 @@ export function taskResourcesFeature(options: TaskResourcesOptions = {}): Featur
         intervalMs,
         ctx.logger.child({ component: 'task-resources' }),
       );
-      return {
-        extension: {
-          name: 'task-resources',
-          installSession: (mcp, session) => hub.install(mcp, session),
-          sessionClosed: (session) => hub.drop(session),
-          close: () => hub.close(),
-        },
+      const extension: TaskResourcesExtension = {
+        name: 'task-resources',
+        intervalMs,
+        installSession: (mcp, session) => hub.install(mcp, session),
+        sessionClosed: (session) => hub.drop(session),
+        close: () => hub.close(),
       };
+      return { extension };
     },
   };
 }
