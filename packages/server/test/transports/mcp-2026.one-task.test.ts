@@ -12,7 +12,7 @@ import {
   toolJson,
   until,
 } from '../features/native-tasks/native-tasks.fixtures.js';
-import { textOf, WireClient } from './mcp-2026.wire-client.js';
+import { textOf, WireClient } from '../../../../test/support/mcp-2026.wire-client.js';
 
 /*
  * "One task, every surface": a task started by either generation is one TaskManager task, seen with

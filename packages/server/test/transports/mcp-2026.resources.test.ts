@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { ArmServer, openGate, type Rig, rig, until } from '../features/native-tasks/native-tasks.fixtures.js';
-import { VERSION, WireClient } from './mcp-2026.wire-client.js';
+import { VERSION, WireClient } from '../../../../test/support/mcp-2026.wire-client.js';
 
 /*
  * `tasks://` resources on the MCP 2026-07-28 leg, and task changes pushed on `subscriptions/listen`

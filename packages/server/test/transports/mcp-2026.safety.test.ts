@@ -10,7 +10,7 @@ import {
 } from '@robot-mcp-kit/server';
 import { ArmServer } from '../features/fixtures/arm.server.js';
 import { RoverServer } from '../fixtures/rover.server.js';
-import { TASKS, textOf, VERSION, WireClient } from './mcp-2026.wire-client.js';
+import { TASKS, textOf, VERSION, WireClient } from '../../../../test/support/mcp-2026.wire-client.js';
 import { rawRequest } from './raw-http.js';
 
 const RESOURCE = new URL('https://robot.example.org/mcp');

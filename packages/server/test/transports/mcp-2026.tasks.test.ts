@@ -3,7 +3,7 @@ import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core';
 import { bootstrap, type RobotMcpApp } from '@robot-mcp-kit/server';
 import { until } from '../fixtures/harness.js';
 import { RoverServer } from '../fixtures/rover.server.js';
-import { TASKS, textOf, VERSION, WireClient } from './mcp-2026.wire-client.js';
+import { TASKS, textOf, VERSION, WireClient } from '../../../../test/support/mcp-2026.wire-client.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
