@@ -24,6 +24,8 @@ import { type AppExtension, RobotMcpApp } from './robot-mcp-app.js';
 import { type TransportConfig, transportConfigFromEnv } from './server-config.js';
 import { type AuthOptions } from '../auth/auth.options.js';
 import { type HttpSecurityOptions, httpSecurityFromEnv } from '../transports/http-options.js';
+import { openTaskStore, type TaskStoreOption, taskStoreSetting } from './task-store.config.js';
+import { TaskStoreBridge } from './task-store.bridge.js';
 
 /** A capability server class (decorated with `@CapabilityServer`). */
 export type CapabilityServerClass<T extends object = object> = new (...args: never[]) => T;
@@ -56,6 +58,12 @@ export interface BootstrapOptions<T extends object = object> {
   extensions?: readonly AppExtension[];
   /** Deadline of the shutdown sequence (cancel + flush), default 10 s. */
   shutdownTimeoutMs?: number;
+  /**
+   * A task store shared by replicas (issue 18): a Redis URL (`redis://host:port/db`), settings, or
+   * a TaskStore of your own. Default from `RMK_STORE` (unset: tasks live in this process only).
+   * Connected when the server listens; unreachable Redis fails the start naming the URL.
+   */
+  store?: TaskStoreOption;
   /** Features to apply instead of the built-in ones (advanced; default {@link BUILTIN_FEATURES}). */
   features?: readonly Feature[];
 }
@@ -100,6 +108,17 @@ export function bootstrap<T extends object>(
 
   const schemas = new DtoSchemaBuilder();
   const starter = new TaskStarter(taskManager);
+  const storeSetting = taskStoreSetting(env, options.store);
+  const stored = storeSetting
+    ? new TaskStoreBridge({
+        taskManager,
+        starter,
+        poster,
+        serverName: name,
+        logger: logger.child({ component: 'task-store' }),
+        open: () => openTaskStore(storeSetting, logger.child({ component: 'task-store' })),
+      })
+    : undefined;
   const triggerTypes = triggers.list().map((t) => ({ type: t.type, description: t.description }));
   const context: FeatureContext = {
     definition,
@@ -124,7 +143,7 @@ export function bootstrap<T extends object>(
       triggerTypes,
       logger,
     }),
-    ...createReconciliationTools(taskManager, schemas),
+    ...createReconciliationTools(taskManager, schemas, stored),
     ...features.flatMap((feature) => feature.tools?.(context) ?? []),
   ];
   for (const feature of features) if (feature.filterTools) tools = feature.filterTools(tools, context);
@@ -149,5 +168,6 @@ export function bootstrap<T extends object>(
     shutdownTimeoutMs: options.shutdownTimeoutMs ?? 10_000,
     env,
     clock,
+    ...(stored ? { stored } : {}),
   });
 }

@@ -3,6 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { type Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  ANONYMOUS_SCOPE,
   type Clock,
   type EventPoster,
   type FlushReport,
@@ -21,6 +22,7 @@ import { listenHttp } from '../transports/http-listener.loader.js';
 import { firstStdioEra, resumeWhenListened } from '../transports/stdio-era.router.js';
 import { type HttpListener } from '../transports/http.listener.js';
 import { type TransportConfig } from './server-config.js';
+import { type TaskStoreBridge } from './task-store.bridge.js';
 
 /**
  * An extension installs extra protocol surface on every session (native tasks, resources, event
@@ -51,6 +53,8 @@ export interface AppParts {
   /** The environment bootstrap() read (HTTP listener settings such as RMK_SESSION_IDLE_S). */
   readonly env: NodeJS.ProcessEnv;
   readonly clock: Clock;
+  /** The task store bridge when a store is configured (`RMK_STORE`); connected by listen(). */
+  readonly stored?: TaskStoreBridge;
 }
 
 /** What `listen()` started. */
@@ -82,6 +86,7 @@ export class RobotMcpApp {
   private readonly shutdownTimeoutMs: number;
   private readonly env: NodeJS.ProcessEnv;
   private readonly clock: Clock;
+  private readonly stored: TaskStoreBridge | undefined;
   private readonly sessions = new Map<McpServer, SessionContext>();
   private listener: HttpListener | undefined;
   private modernStdio: { close(): Promise<void> } | undefined;
@@ -106,6 +111,8 @@ export class RobotMcpApp {
     this.shutdownTimeoutMs = parts.shutdownTimeoutMs;
     this.env = parts.env;
     this.clock = parts.clock;
+    this.stored = parts.stored;
+    if (this.stored) this.stored.scopeOfSession = (id) => this.principals.ofSession(id) ?? ANONYMOUS_SCOPE;
   }
 
   get name(): string {
@@ -164,6 +171,7 @@ export class RobotMcpApp {
   /** Starts the configured transport (`MCP_TRANSPORT`): stdio, SSE or streamable HTTP. */
   async listen(overrides: Partial<TransportConfig> = {}): Promise<ListenInfo> {
     const config = { ...this.transportConfig, ...overrides };
+    await this.stored?.start();
     await this.poster.open();
     if (config.kind === 'stdio') {
       this.routeStdio().catch((err: unknown) =>
@@ -233,6 +241,7 @@ export class RobotMcpApp {
     this.starter.stopIntake();
     const running = this.taskManager.runningCount;
     await this.taskManager.aclose({ flush: false });
+    await this.stored?.close();
     const report = await this.poster.aclose({ timeoutMs: Math.max(0, timeoutMs - (Date.now() - started)) });
     for (const extension of this.extensions) await extension.close?.();
     await this.listener?.close();
