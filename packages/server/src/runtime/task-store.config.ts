@@ -1,4 +1,5 @@
 import { ConfigError, type Logger, redactUrlCredentials, type TaskStore } from '@robot-mcp-kit/core';
+import type * as RedisPackage from '@robot-mcp-kit/redis';
 
 /** The package holding the Redis adapters, loaded only when a store URL is configured. */
 export const REDIS_PACKAGE = '@robot-mcp-kit/redis';
@@ -72,9 +73,9 @@ export async function openTaskStore(
   logger: Logger,
 ): Promise<TaskStore> {
   if ('put' in setting) return setting;
-  let redis: typeof import('@robot-mcp-kit/redis');
+  let redis: typeof RedisPackage;
   try {
-    redis = (await import(REDIS_PACKAGE)) as typeof import('@robot-mcp-kit/redis');
+    redis = (await import(REDIS_PACKAGE)) as typeof RedisPackage;
   } catch (error) {
     throw new ConfigError(
       'RMK_STORE',
