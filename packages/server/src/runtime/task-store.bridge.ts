@@ -154,6 +154,16 @@ export class TaskStoreBridge {
     if (change.event) this.seqs.set(change.taskId, change.event.seq);
     if (change.kind === 'started') return; // written by the starter's listener, with its scope
     this.schedule(change.taskId, change.task.toJSON());
+    if (change.kind !== 'finished') return;
+    const { taskId } = change;
+    const bodyRunning = change.task.body_running === true;
+    // a cancelled task's body may still run (body_running): write again once it stopped
+    void this.parts.taskManager.whenStopped(taskId).then(() => {
+      const info = this.parts.taskManager.get(taskId);
+      if (info && bodyRunning) this.schedule(taskId, info.toJSON());
+      this.scopes.delete(taskId);
+      this.seqs.delete(taskId);
+    });
   }
 
   private schedule(taskId: string, task: TaskInfoJson): void {
@@ -165,10 +175,6 @@ export class TaskStoreBridge {
       lastSeq: this.seqs.get(taskId) ?? 0,
       task,
     };
-    if (task.state !== 'running') {
-      this.scopes.delete(taskId);
-      this.seqs.delete(taskId);
-    }
     let pending = this.writes.get(taskId);
     if (!pending) {
       pending = { next: undefined, running: undefined, retryMs: FIRST_RETRY_MS };

@@ -181,7 +181,7 @@ function everyReplica(taskManager: TaskManager, entries: readonly StoredTask[]):
   for (const entry of entries) {
     if (known.has(entry.task.task_id)) continue;
     try {
-      all.push(parseTaskInfo(entry.task));
+      all.push(parseTaskInfo(JSON.stringify(entry.task)));
     } catch (error) {
       taskManager.logger.warn('a stored task could not be read; left out of list_tasks', {
         task_id: entry.task.task_id,
