@@ -3,7 +3,7 @@ import {
   InMemoryTaskStore,
   type StoredTask,
   type TaskBody,
-  TaskEvent,
+  type TaskEvent,
   TaskManager,
 } from '@robot-mcp-kit/core';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
