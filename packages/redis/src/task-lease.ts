@@ -32,6 +32,8 @@ export class TaskLease {
   private sweepTimer: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | undefined;
   private stopped = false;
+  /** When this replica's renewals started succeeding again (undefined while they fail). */
+  private healthySince: number | undefined;
 
   constructor(private readonly host: LeaseHost) {}
 
@@ -39,7 +41,11 @@ export class TaskLease {
   async start(): Promise<void> {
     await this.renew();
     this.renewTimer = setInterval(
-      () => void this.renew().catch((e: unknown) => this.host.outage('renew the lease', e)),
+      () =>
+        void this.renew().catch((e: unknown) => {
+          this.healthySince = undefined;
+          this.host.outage('renew the lease', e);
+        }),
       this.host.renewEveryMs,
     );
     this.sweepTimer = setInterval(() => void this.sweep(), this.host.sweepEveryMs);
@@ -69,6 +75,16 @@ export class TaskLease {
       expiration: { type: 'PX', value: leaseMs },
     });
     await client.sAdd(keys.replicas(), replicaId);
+    this.healthySince ??= Date.now();
+  }
+
+  /**
+   * Sweeps only after this replica's own renewals have succeeded for a whole lease: after a Redis
+   * outage every lease has expired, and the live replicas need that long to renew theirs before a
+   * missing lease means a lost replica.
+   */
+  private mayJudge(): boolean {
+    return this.healthySince !== undefined && Date.now() - this.healthySince >= this.host.leaseMs;
   }
 
   /** One round of the sweeper (never overlapping, never throwing). */
@@ -82,6 +98,7 @@ export class TaskLease {
   }
 
   private async sweepOnce(): Promise<void> {
+    if (!this.mayJudge()) return;
     const { client, keys, replicaId } = this.host;
     for (const replica of await client.sMembers(keys.replicas())) {
       if (this.stopped) return;
