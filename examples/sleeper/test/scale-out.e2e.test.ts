@@ -71,6 +71,11 @@ describe('sleeper replicas sharing a Redis task store (RMK_STORE)', () => {
     // durable start: the task is readable on B as soon as A answered
     const onB = await callJson(clientB, 'get_task', { task_id: taskId });
     expect(onB).toMatchObject({ task_id: taskId, state: 'running', tool: 'sleep_task', server: 'sleeper' });
+    const resource = await clientB.readResource({ uri: `tasks://${taskId}` });
+    expect(JSON.parse((resource.contents[0] as { text: string }).text)).toMatchObject({
+      task_id: taskId,
+      state: 'running',
+    });
     const listed = (await callJson(clientB, 'list_tasks', { states: ['running'] })) as {
       tasks: { task_id: string }[];
     };

@@ -132,6 +132,7 @@ export function bootstrap<T extends object>(
     logger,
     clock,
     options: options as Readonly<Record<string, unknown>>,
+    ...(stored ? { stored } : {}),
   };
   const features = options.features ?? BUILTIN_FEATURES;
   let tools = [

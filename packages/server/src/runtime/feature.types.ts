@@ -9,6 +9,7 @@ import { type CapabilityServerDefinition } from '../metadata/definitions.types.j
 import { type DtoSchemaBuilder } from '../schema/dto-schema.js';
 import { type RegisteredTool } from '../tools/registered-tool.js';
 import { type TaskStarter } from '../tools/task-starter.js';
+import { type TaskStoreBridge } from './task-store.bridge.js';
 import { type AppExtension } from './robot-mcp-app.js';
 
 /** What a feature can see while the bootstrapper wires a server. */
@@ -25,6 +26,8 @@ export interface FeatureContext {
   readonly clock: Clock;
   /** The options given to bootstrap(), for feature-specific settings. */
   readonly options: Readonly<Record<string, unknown>>;
+  /** The task store bridge when a store is configured (`RMK_STORE`): other replicas' tasks. */
+  readonly stored?: TaskStoreBridge;
 }
 
 /**
