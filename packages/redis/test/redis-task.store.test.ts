@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ConfigError, REPLICA_LOST, type StoredTask, type TaskInfoJson } from '@robot-mcp-kit/core';
 import { createRedisTaskStore, type RedisClient, type RedisTaskStore } from '@robot-mcp-kit/redis';
 import { createClient } from 'redis';
-import { freePort, SHARED_REDIS_URL, until } from './redis-test.helpers.js';
+import { freePort, privateRedis, SHARED_REDIS_URL, until } from './redis-test.helpers.js';
 
 function taskJson(taskId: string, state: TaskInfoJson['state'], createdMs: number): TaskInfoJson {
   const at = new Date(createdMs).toISOString();
@@ -167,6 +167,31 @@ describe('RedisTaskStore on the real Redis (127.0.0.1:6379)', () => {
     }
     expect(await admin.sCard(dead.keys.owned(dead.replicaId))).toBe(0);
     await dead.close();
+  });
+
+  it('counts and rethrows writes during an outage, and writes again once Redis is back', async () => {
+    const redis = await privateRedis();
+    try {
+      const store = await createRedisTaskStore({ url: redis.url, keyPrefix: prefix, commandTimeoutMs: 500 });
+      stores.push(store);
+      const task = entry(store, `o-${randomUUID()}`, 'running');
+      await redis.stop();
+      await expect(store.put(task)).rejects.toThrow();
+      expect(store.stats().errors).toBeGreaterThan(0);
+      await redis.start();
+      await until(async () => {
+        try {
+          await store.put(task);
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'a write after Redis came back');
+      expect((await store.get('anonymous', task.task.task_id))?.task.state).toBe('running');
+    } finally {
+      await Promise.allSettled(stores.splice(0).map((s) => s.close()));
+      await redis.stop();
+    }
   });
 
   it('fails fast naming the URL when Redis is unreachable', async () => {

@@ -105,6 +105,42 @@ describe('TaskStoreBridge on the InMemoryTaskStore', () => {
   });
 });
 
+/** A store whose first writes fail (an outage at our own port), then succeed. */
+class FlakyStore extends InMemoryTaskStore {
+  failuresLeft = 2;
+
+  override put(entry: StoredTask): Promise<void> {
+    if (this.failuresLeft > 0) {
+      this.failuresLeft -= 1;
+      return Promise.reject(new Error('store unreachable'));
+    }
+    return super.put(entry);
+  }
+}
+
+describe('TaskStoreBridge during a store outage', () => {
+  it('logs, counts and retries a failed write until the store takes it', async () => {
+    const store = new FlakyStore();
+    const a = replica(store);
+    await a.bridge.start();
+    const info = await a.starter.start({
+      definition: sleeper,
+      call: a.call,
+      triggers: undefined,
+      estDurationS: undefined,
+      body: untilAborted,
+    });
+    await until(async () => (await store.get('anonymous', info.task_id)) !== undefined, 'the retried write');
+    expect(a.bridge.writeErrors).toBe(2);
+    await a.taskManager.cancel(info.task_id);
+    await until(
+      async () => (await store.get('anonymous', info.task_id))?.task.state === 'cancelled',
+      'the cancelled state in the store',
+    );
+    await a.bridge.close();
+  });
+});
+
 describe('taskStoreSetting', () => {
   it('is off without RMK_STORE and reads the URL and tuning from the environment', () => {
     expect(taskStoreSetting({}, undefined)).toBeUndefined();
