@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ConfigError } from '../errors/kit.error.js';
 import {
   type CancelRequestListener,
   type LostTaskListener,
@@ -23,7 +24,11 @@ export class InMemoryTaskStore implements TaskStore {
 
   constructor(options: { replicaId?: string; maxFinished?: number } = {}) {
     this.replicaId = options.replicaId ?? randomUUID();
-    this.maxFinished = options.maxFinished ?? DEFAULT_IN_MEMORY_FINISHED_KEPT;
+    const max = options.maxFinished ?? DEFAULT_IN_MEMORY_FINISHED_KEPT;
+    if (!Number.isInteger(max) || max < 0) {
+      throw new ConfigError('maxFinished', `must be a whole number >= 0, got ${String(options.maxFinished)}`);
+    }
+    this.maxFinished = max;
   }
 
   put(entry: StoredTask): Promise<void> {
