@@ -131,6 +131,14 @@ export { TaskManager } from './tasks/task-manager.js';
 export { ManagedTaskControl } from './tasks/task-control.js';
 export type { CancelAllOptions, TaskControl, TaskListFilter } from './tasks/task-control.js';
 export type { TaskManagerOptions } from './tasks/task-manager.options.js';
+export { ANONYMOUS_SCOPE, REPLICA_LOST } from './tasks/task-store.port.js';
+export type {
+  TaskStore,
+  StoredTask,
+  LostTaskListener,
+  CancelRequestListener,
+} from './tasks/task-store.port.js';
+export { InMemoryTaskStore, DEFAULT_IN_MEMORY_FINISHED_KEPT } from './tasks/in-memory-task.store.js';
 export {
   FORBIDDEN_JSON_KEYS,
   jsonPrefix,

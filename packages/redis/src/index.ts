@@ -16,3 +16,16 @@ export {
   DEFAULT_UNAVAILABLE_RETRY_AFTER_S,
 } from './redis-dedupe.options.js';
 export type { RedisDedupeOptions } from './redis-dedupe.options.js';
+
+// Server side: a task store shared by several server replicas
+export { RedisTaskStore } from './redis-task.store.js';
+export type { RedisTaskStoreStats } from './redis-task.store.js';
+export { createRedisTaskStore } from './redis-task.factory.js';
+export type { CreateRedisTaskStoreOptions } from './redis-task.factory.js';
+export {
+  DEFAULT_TASK_KEY_PREFIX,
+  DEFAULT_FINISHED_TTL_S,
+  DEFAULT_LEASE_MS,
+} from './redis-task-store.options.js';
+export type { RedisTaskStoreOptions } from './redis-task-store.options.js';
+export { lostTask } from './task-lease.js';

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { type DedupeClaim, type DedupeStore } from '@robot-mcp-kit/receiver';
-import { type createClient } from 'redis';
+import { type RedisClient } from './redis-connection.js';
 import {
   type RedisDedupeOptions,
   type ResolvedRedisDedupeOptions,
   resolveRedisDedupeOptions,
 } from './redis-dedupe.options.js';
 
-/** A node-redis client, as `createClient()` returns it. */
-export type RedisClient = ReturnType<typeof createClient>;
+export type { RedisClient };
 
 /** The value of a key whose event was delivered. */
 const DELIVERED = 'delivered';

@@ -27,6 +27,8 @@ import { type AppExtension, RobotMcpApp } from './robot-mcp-app.js';
 import { type TransportConfig, transportConfigFromEnv } from './server-config.js';
 import { type AuthOptions } from '../auth/auth.options.js';
 import { type HttpSecurityOptions, httpSecurityFromEnv } from '../transports/http-options.js';
+import { openTaskStore, type TaskStoreOption, taskStoreSetting } from './task-store.config.js';
+import { TaskStoreBridge } from './task-store.bridge.js';
 
 /** A capability server class (decorated with `@CapabilityServer`). */
 export type CapabilityServerClass<T extends object = object> = new (...args: never[]) => T;
@@ -64,6 +66,12 @@ export interface BootstrapOptions<T extends object = object> extends BuiltinFeat
   /** Deadline of the shutdown sequence (cancel + flush), default 10 s. */
   shutdownTimeoutMs?: number;
   /**
+   * A task store shared by replicas: a Redis URL (`redis://host:port/db`), settings, or
+   * a TaskStore of your own. Default from `RMK_STORE` (unset: tasks live in this process only).
+   * Connected when the server listens; unreachable Redis fails the start naming the URL.
+   */
+  store?: TaskStoreOption;
+  /**
    * Features to apply instead of the built-in ones (advanced; default `builtinFeatures(options)`,
    * the built-ins configured from these options). The built-in feature options are then ignored.
    */
@@ -99,6 +107,13 @@ export function bootstrap<T extends object>(
 
   const schemas = new DtoSchemaBuilder();
   const starter = new TaskStarter(taskManager);
+  const stored = createStoreBridge(taskStoreSetting(env, options.store), {
+    taskManager,
+    starter,
+    poster,
+    serverName: name,
+    logger: logger.child({ component: 'task-store' }),
+  });
   const context: FeatureContext = {
     definition,
     instance,
@@ -110,6 +125,7 @@ export function bootstrap<T extends object>(
     schemas,
     logger,
     clock,
+    ...(stored ? { stored } : {}),
   };
   const contributions = (options.features ?? builtinFeatures(options)).map((f) => f.setup(context));
   const extensions = [
@@ -131,6 +147,7 @@ export function bootstrap<T extends object>(
     shutdownTimeoutMs: options.shutdownTimeoutMs ?? 10_000,
     env,
     clock,
+    ...(stored ? { stored } : {}),
   });
 }
 
@@ -150,7 +167,7 @@ function composeTools(ctx: FeatureContext, contributions: readonly FeatureContri
       triggerTypes,
       logger,
     }),
-    ...createReconciliationTools(taskManager, schemas),
+    ...createReconciliationTools(taskManager, schemas, ctx.stored),
     ...contributions.flatMap((contribution) => contribution.tools ?? []),
   ];
   for (const { filterTools } of contributions) if (filterTools) tools = filterTools(tools);
@@ -177,4 +194,13 @@ function createTaskEngine(
     ...options.tasks,
   });
   return { poster, taskManager };
+}
+
+/** The bridge to the task store shared by replicas, when one is configured (`RMK_STORE`, `store`). */
+function createStoreBridge(
+  setting: ReturnType<typeof taskStoreSetting>,
+  deps: Omit<ConstructorParameters<typeof TaskStoreBridge>[0], 'open'>,
+): TaskStoreBridge | undefined {
+  if (!setting) return undefined;
+  return new TaskStoreBridge({ ...deps, open: () => openTaskStore(setting, deps.logger) });
 }

@@ -9,6 +9,7 @@ import { type CapabilityServerDefinition } from '../metadata/definitions.types.j
 import { type DtoSchemaBuilder } from '../schema/dto-schema.js';
 import { type RegisteredTool } from '../tools/registered-tool.js';
 import { type TaskStarter } from '../tools/task-starter.js';
+import { type TaskStoreBridge } from './task-store.bridge.js';
 import { type AppExtension } from './robot-mcp-app.js';
 
 /** What a feature can use while the bootstrapper wires one app. */
@@ -23,6 +24,8 @@ export interface FeatureContext {
   readonly schemas: DtoSchemaBuilder;
   readonly logger: Logger;
   readonly clock: Clock;
+  /** The task store bridge when a store is configured (`RMK_STORE`): other replicas' tasks. */
+  readonly stored?: TaskStoreBridge;
 }
 
 /**

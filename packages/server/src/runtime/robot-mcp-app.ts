@@ -3,6 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { type Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  ANONYMOUS_SCOPE,
   type Clock,
   type EventPoster,
   type FlushReport,
@@ -23,6 +24,7 @@ import { type HttpListener } from '../transports/http.listener.js';
 import { type ModernWiring } from './modern-leg.wiring.js';
 import { type TransportConfig } from './server-config.js';
 import { type TaskResourcesExtension } from '../features/resources/task-resources.feature.js';
+import { type TaskStoreBridge } from './task-store.bridge.js';
 
 /**
  * An extension installs extra protocol surface on every session (native tasks, resources, event
@@ -53,6 +55,8 @@ export interface AppParts {
   /** The environment bootstrap() read (HTTP listener settings such as RMK_SESSION_IDLE_S). */
   readonly env: NodeJS.ProcessEnv;
   readonly clock: Clock;
+  /** The task store bridge when a store is configured (`RMK_STORE`); connected by listen(). */
+  readonly stored?: TaskStoreBridge;
 }
 
 /** What `listen()` started. */
@@ -84,6 +88,7 @@ export class RobotMcpApp {
   private readonly shutdownTimeoutMs: number;
   private readonly env: NodeJS.ProcessEnv;
   private readonly clock: Clock;
+  private readonly stored: TaskStoreBridge | undefined;
   private readonly sessions = new Map<McpServer, SessionContext>();
   private listener: HttpListener | undefined;
   private modernStdio: { close(): Promise<void> } | undefined;
@@ -109,6 +114,8 @@ export class RobotMcpApp {
     this.shutdownTimeoutMs = parts.shutdownTimeoutMs;
     this.env = parts.env;
     this.clock = parts.clock;
+    this.stored = parts.stored;
+    if (this.stored) this.stored.scopeOfSession = (id) => this.principals.ofSession(id) ?? ANONYMOUS_SCOPE;
   }
 
   get name(): string {
@@ -172,6 +179,7 @@ export class RobotMcpApp {
   /** Starts the configured transport (`MCP_TRANSPORT`): stdio, SSE or streamable HTTP. */
   async listen(overrides: Partial<TransportConfig> = {}): Promise<ListenInfo> {
     const config = { ...this.transportConfig, ...overrides };
+    await this.stored?.start();
     await this.poster.open();
     if (config.kind === 'stdio') {
       this.routeStdio().catch((err: unknown) =>
@@ -248,6 +256,7 @@ export class RobotMcpApp {
     this.starter.stopIntake();
     const running = this.taskManager.runningCount;
     await this.taskManager.aclose({ flush: false });
+    await this.stored?.close();
     const report = await this.poster.aclose({ timeoutMs: Math.max(0, timeoutMs - (Date.now() - started)) });
     for (const extension of this.extensions) await extension.close?.();
     await this.listener?.close();

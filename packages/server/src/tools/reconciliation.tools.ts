@@ -1,11 +1,20 @@
 import { IsArray, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
-import { RobotMcpKitError, TASK_STATES, type TaskManager, type TaskState } from '@robot-mcp-kit/core';
+import {
+  parseTaskInfo,
+  RobotMcpKitError,
+  type StoredTask,
+  TASK_STATES,
+  type TaskInfo,
+  type TaskManager,
+  type TaskState,
+} from '@robot-mcp-kit/core';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { validateArguments } from '../schema/argument.validator.js';
 import { type DtoSchemaBuilder } from '../schema/dto-schema.js';
 import { type DtoClass } from '../metadata/decorator-args.types.js';
-import { type RegisteredTool } from './registered-tool.js';
+import { type TaskStoreBridge } from '../runtime/task-store.bridge.js';
+import { type RegisteredTool, type ToolCall } from './registered-tool.js';
 import { type ListPage, MAX_LIST_LIMIT, pageOfTasks } from './task-list.pager.js';
 import { jsonTextResult, toolErrorResult } from './tool-results.js';
 
@@ -57,20 +66,28 @@ const SUFFIX =
   'For status and cancellation of long-running tasks already started by another tool of this server — ' +
   'not for starting work.';
 
+/** How long cancel_task of another replica's task waits for the owner to confirm (ms). */
+export const REMOTE_CANCEL_WAIT_MS = 2000;
+
 /**
  * The reconciliation tools of spec §3.3 — `get_task`, `cancel_task`, `list_tasks` — returning JSON
- * strings exactly as the spec defines them.
+ * strings exactly as the spec defines them. With a task store (`RMK_STORE`) they answer from this
+ * replica's TaskManager first and from the store for the tasks of other replicas (same principal).
  */
 export function createReconciliationTools(
   taskManager: TaskManager,
   schemas: DtoSchemaBuilder,
+  stored?: TaskStoreBridge,
 ): RegisteredTool[] {
+  const scopeOf = (call: ToolCall): string => stored?.scopeOfSession(call.session.id) ?? '';
+  const remote = async (call: ToolCall, taskId: string): Promise<StoredTask | undefined> =>
+    stored?.active ? stored.get(scopeOf(call), taskId) : undefined;
   const tool = (
     name: string,
     description: string,
     dto: DtoClass,
     annotations: RegisteredTool['annotations'],
-    run: (args: Record<string, unknown>) => Promise<unknown>,
+    run: (args: Record<string, unknown>, call: ToolCall) => Promise<unknown>,
   ): RegisteredTool => ({
     name,
     description: `${description} ${SUFFIX}`,
@@ -79,10 +96,10 @@ export function createReconciliationTools(
     origin: 'kit',
     longRunning: false,
     actuates: false,
-    async call(raw: unknown): Promise<CallToolResult> {
+    async call(raw: unknown, call: ToolCall): Promise<CallToolResult> {
       try {
         const args = (await validateArguments(name, dto, raw)) as Record<string, unknown>;
-        const value = await run(args);
+        const value = await run(args, call);
         return isListPage(value) ? { content: [{ type: 'text', text: value.text }] } : jsonTextResult(value);
       } catch (err) {
         return toolErrorResult(err instanceof RobotMcpKitError ? err.message : String(err));
@@ -90,13 +107,26 @@ export function createReconciliationTools(
     },
   });
 
+  const cancelRemote = async (entry: StoredTask | undefined): Promise<unknown> => {
+    if (!entry || !stored) return { error: 'not_found' };
+    const last = await stored.cancelRemote(entry, REMOTE_CANCEL_WAIT_MS);
+    const { body_running, overran_grace } = last.task;
+    return {
+      task_id: last.task.task_id,
+      state: last.task.state,
+      ...(body_running ? { body_running, ...(overran_grace ? { overran_grace } : {}) } : {}),
+    };
+  };
+
   return [
     tool(
       'get_task',
       'Returns the TaskInfo JSON of a task (state, last progress, result or failure), or {"error": "not_found"}.',
       GetTaskArgs,
       { title: 'Get task status', readOnlyHint: true, openWorldHint: false },
-      async (args) => taskManager.get(args.task_id as string)?.toJSON() ?? { error: 'not_found' },
+      async (args, call) =>
+        taskManager.get(args.task_id as string)?.toJSON() ??
+        (await remote(call, args.task_id as string))?.task ?? { error: 'not_found' },
     ),
     tool(
       'cancel_task',
@@ -111,9 +141,9 @@ export function createReconciliationTools(
         idempotentHint: true,
         openWorldHint: false,
       },
-      async (args) => {
+      async (args, call) => {
         const info = await taskManager.cancel(args.task_id as string);
-        if (!info) return { error: 'not_found' };
+        if (!info) return cancelRemote(await remote(call, args.task_id as string));
         // A cancelled task whose body has not stopped says so (docs/core.md, "Cancellation").
         const { body_running, overran_grace } = info.toJSON();
         return {
@@ -129,15 +159,37 @@ export function createReconciliationTools(
         'at a time: when more remain the answer also has "next_cursor" — pass it as cursor to read on.',
       ListTasksArgs,
       { title: 'List tasks', readOnlyHint: true, openWorldHint: false },
-      async (args) =>
-        pageOfTasks(taskManager, {
-          states: (args.states as TaskState[] | null | undefined) ?? undefined,
-          limit: (args.limit as number | null | undefined) ?? Infinity,
-          cursor: (args.cursor as string | null | undefined) ?? undefined,
-          logger: taskManager.logger,
-        }),
+      async (args, call) =>
+        pageOfTasks(
+          stored?.active ? everyReplica(taskManager, await stored.list(scopeOf(call))) : taskManager,
+          {
+            states: (args.states as TaskState[] | null | undefined) ?? undefined,
+            limit: (args.limit as number | null | undefined) ?? Infinity,
+            cursor: (args.cursor as string | null | undefined) ?? undefined,
+            logger: taskManager.logger,
+          },
+        ),
     ),
   ];
+}
+
+/** This replica's tasks and the stored ones of other replicas, in creation order. */
+function everyReplica(taskManager: TaskManager, entries: readonly StoredTask[]): TaskInfo[] {
+  const local = taskManager.list();
+  const known = new Set(local.map((t) => t.task_id));
+  const all = [...local];
+  for (const entry of entries) {
+    if (known.has(entry.task.task_id)) continue;
+    try {
+      all.push(parseTaskInfo(JSON.stringify(entry.task)));
+    } catch (error) {
+      taskManager.logger.warn('a stored task could not be read; left out of list_tasks', {
+        task_id: entry.task.task_id,
+        error: String(error),
+      });
+    }
+  }
+  return all.sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
 }
 
 function isListPage(value: unknown): value is ListPage {

@@ -32,8 +32,8 @@ export interface PageRequest {
  * Never throws on a task's JSON: a task that cannot be serialized is listed as a stub.
  * @throws ToolArgumentsError for a cursor this server did not hand out
  */
-export function pageOfTasks(taskManager: TaskManager, request: PageRequest): ListPage {
-  const all = taskManager.list();
+export function pageOfTasks(source: TaskManager | readonly TaskInfo[], request: PageRequest): ListPage {
+  const all = Array.isArray(source) ? (source as readonly TaskInfo[]) : (source as TaskManager).list();
   const start = request.cursor === undefined ? 0 : startAfter(all, request.cursor);
   const wanted = request.states ? new Set(request.states) : undefined;
   const maxBytes = request.maxBytes ?? MAX_LIST_BYTES;

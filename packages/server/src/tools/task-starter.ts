@@ -42,6 +42,8 @@ export class TaskStarter {
   private readonly startedListeners = new Set<TaskStartedListener>();
   /** Per tool with `maxConcurrent`: the tail of its queue of starts. */
   private readonly queues = new Map<string, Promise<void>>();
+  /** Awaited before a start answers (the task store's write: durable creation). */
+  private barrier: ((info: TaskInfo) => Promise<void>) | undefined;
 
   constructor(private readonly taskManager: TaskManager) {
     taskManager.onChange((change) => {
@@ -56,6 +58,20 @@ export class TaskStarter {
    * pipelined calls never run more than `maxConcurrent` bodies at once.
    */
   async start(request: StartRequest): Promise<TaskInfo> {
+    const info = await this.startTask(request);
+    if (this.barrier) await this.barrier(info);
+    return info;
+  }
+
+  /**
+   * Makes every start answer only once `barrier(info)` resolved — with a task store configured,
+   * once the task's record is written, so a task_id handed out can be read on any replica.
+   */
+  setStartBarrier(barrier: ((info: TaskInfo) => Promise<void>) | undefined): void {
+    this.barrier = barrier;
+  }
+
+  private async startTask(request: StartRequest): Promise<TaskInfo> {
     if (this.closing) throw new ShuttingDownError();
     const { definition } = request;
     if (definition.maxConcurrent === undefined) return this.startNow(request);

@@ -6,10 +6,11 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { type Clock, type Logger, shortText, type TaskManager } from '@robot-mcp-kit/core';
+import { type Clock, type Logger, shortText, type TaskInfoJson, type TaskManager } from '@robot-mcp-kit/core';
 import { type Feature } from '../../runtime/feature.types.js';
 import { type AppExtension } from '../../runtime/robot-mcp-app.js';
 import { type SessionContext } from '../../tools/registered-tool.js';
+import { type TaskStoreBridge } from '../../runtime/task-store.bridge.js';
 import { parseInteger } from '../feature-config.js';
 import { type TaskResourcesOptions } from '../feature-options.js';
 import { UpdateCoalescer } from './update-coalescer.js';
@@ -52,6 +53,8 @@ export class TaskResourceHub {
     clock: Clock,
     intervalMs: number,
     private readonly logger: Logger,
+    /** With a task store (`RMK_STORE`): reads `tasks://<id>` of other replicas. */
+    private readonly stored?: TaskStoreBridge,
   ) {
     this.coalescer = new UpdateCoalescer(intervalMs, clock, (uri) => this.announce(uri));
     this.stop = taskManager.onChange((change) => {
@@ -93,11 +96,11 @@ export class TaskResourceHub {
           'The TaskInfo JSON of one task (state, progress, result or failure); subscribe for changes.',
         mimeType: MIME,
       },
-      (uri, variables) => {
+      async (uri, variables) => {
         const taskId = String(variables.task_id);
-        const info = this.taskManager.get(taskId);
+        const info = this.taskManager.get(taskId)?.toJSON() ?? (await this.remote(session, taskId));
         if (!info) throw notFound(uri.href);
-        return this.json(uri, info.toJSON());
+        return this.json(uri, info);
       },
     );
     mcp.server.registerCapabilities({ resources: { subscribe: true } });
@@ -121,6 +124,12 @@ export class TaskResourceHub {
     this.stop();
     this.coalescer.close();
     this.subscribers.clear();
+  }
+
+  /** A task of another replica, read from the task store (same principal), when one is configured. */
+  private async remote(session: SessionContext, taskId: string): Promise<TaskInfoJson | undefined> {
+    if (!this.stored?.active) return undefined;
+    return (await this.stored.get(this.stored.scopeOfSession(session.id), taskId))?.task;
   }
 
   private exists(uri: string): boolean {
@@ -201,6 +210,7 @@ export function taskResourcesFeature(options: TaskResourcesOptions = {}): Featur
         ctx.clock,
         intervalMs,
         ctx.logger.child({ component: 'task-resources' }),
+        ctx.stored,
       );
       const extension: TaskResourcesExtension = {
         name: 'task-resources',

@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { createClient } from 'redis';
+import { callJson, ChildServers, exitOf } from '../../../test/support/child-server.js';
+import { SignedReceiver } from '../../../test/support/signed-receiver.js';
+import { waitFor } from '../../../test/support/until.js';
+
+const SECRET = 'scale-out-test-secret-0123456789abcdef';
+const REDIS_URL = 'redis://127.0.0.1:6379/0';
+/** Short leases so that a lost replica is found in about a second (the waits below are safety nets). */
+const LEASE_MS = '900';
+
+const servers = new ChildServers(resolve(dirname(fileURLToPath(import.meta.url)), '../dist/main.js'));
+const receiver = new SignedReceiver(SECRET);
+const run = `rmk-test:${randomUUID()}:`;
+let callbackUrl = '';
+
+beforeAll(async () => {
+  servers.assertBuilt();
+  callbackUrl = await receiver.start();
+});
+afterEach(() => servers.cleanup());
+afterAll(async () => {
+  await receiver.close();
+  const admin = createClient({ url: REDIS_URL });
+  await admin.connect();
+  for await (const keys of admin.scanIterator({ MATCH: `${run}*`, COUNT: 500 })) {
+    if (keys.length > 0) await admin.del(keys);
+  }
+  await admin.close();
+});
+
+/** Two sleeper replicas on their own ports sharing one Redis (a key prefix of this test's own). */
+async function twoReplicas() {
+  const env = {
+    RMK_STORE: REDIS_URL,
+    RMK_STORE_LEASE_MS: LEASE_MS,
+    RMK_STORE_PREFIX: `${run}${randomUUID()}:`,
+    RVC_CALLBACK_URL: callbackUrl,
+    RVC_EVENT_SECRET: SECRET,
+  };
+  const a = await servers.startHttp('streamable-http', env);
+  const b = await servers.startHttp('streamable-http', env);
+  return { a, b, clientA: await connect(a.url), clientB: await connect(b.url) };
+}
+
+async function connect(url: string): Promise<Client> {
+  const client = servers.track(new Client({ name: 'scale-out-test', version: '1' }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
+async function startSleep(client: Client, durationS: number): Promise<string> {
+  const started = (await client.callTool({
+    name: 'sleep_task',
+    arguments: { duration_s: durationS },
+  })) as CallToolResult;
+  expect(started.isError).toBeFalsy();
+  return (started.structuredContent as { task_id: string }).task_id;
+}
+
+describe('sleeper replicas sharing a Redis task store (RMK_STORE)', () => {
+  it('reads, lists and cancels on B a task started on A; the work stops on A', async () => {
+    const { clientA, clientB } = await twoReplicas();
+    const taskId = await startSleep(clientA, 120);
+    // durable start: the task is readable on B as soon as A answered
+    const onB = await callJson(clientB, 'get_task', { task_id: taskId });
+    expect(onB).toMatchObject({ task_id: taskId, state: 'running', tool: 'sleep_task', server: 'sleeper' });
+    const resource = await clientB.readResource({ uri: `tasks://${taskId}` });
+    expect(JSON.parse((resource.contents[0] as { text: string }).text)).toMatchObject({
+      task_id: taskId,
+      state: 'running',
+    });
+    const listed = (await callJson(clientB, 'list_tasks', { states: ['running'] })) as {
+      tasks: { task_id: string }[];
+    };
+    expect(listed.tasks.map((t) => t.task_id)).toContain(taskId);
+
+    const cancelled = await callJson(clientB, 'cancel_task', { task_id: taskId });
+    expect(cancelled).toMatchObject({ task_id: taskId, state: 'cancelled' });
+    // the owner's own TaskManager cancelled it
+    expect((await callJson(clientA, 'get_task', { task_id: taskId })).state).toBe('cancelled');
+    expect((await callJson(clientB, 'get_task', { task_id: taskId })).state).toBe('cancelled');
+    expect((await callJson(clientB, 'get_task', { task_id: 'slee-nope' })).error).toBe('not_found');
+  });
+
+  it('marks the tasks of a killed replica failed with REPLICA_LOST and posts a signed task_failed', async () => {
+    const { a, clientA, clientB } = await twoReplicas();
+    const taskId = await startSleep(clientA, 120);
+    const progressed = await waitFor(
+      `a progress event of ${taskId}`,
+      () => receiver.events.filter((e) => e.task_id === taskId && e.type === 'progress').at(-1),
+      30_000,
+    );
+    a.child.kill('SIGKILL');
+    await exitOf(a.child);
+    const failed = await waitFor(
+      `task ${taskId} to be failed by the survivor`,
+      async () => {
+        const task = await callJson(clientB, 'get_task', { task_id: taskId });
+        return task.state === 'failed' ? task : undefined;
+      },
+      60_000,
+    );
+    expect(failed.failure).toMatchObject({ error_code: 'REPLICA_LOST' });
+    const event = await waitFor(
+      `the task_failed event of ${taskId}`,
+      () => receiver.received.find((r) => r.event.task_id === taskId && r.event.type === 'task_failed'),
+      30_000,
+    );
+    expect(event.verified).toBe(true);
+    expect(event.event.payload).toMatchObject({ error_code: 'REPLICA_LOST' });
+    expect(event.event.seq).toBeGreaterThan(progressed.seq);
+    const seqs = receiver.events.filter((e) => e.task_id === taskId).map((e) => e.seq);
+    expect(new Set(seqs).size).toBe(seqs.length);
+    expect(receiver.events.filter((e) => e.task_id === taskId && e.type === 'task_failed')).toHaveLength(1);
+    void clientA;
+  });
+
+  it('fails fast at start-up when RMK_STORE names an unreachable Redis', async () => {
+    const { child, stderr } = servers.spawn(
+      { MCP_TRANSPORT: 'streamable-http', MCP_PORT: '0', RMK_STORE: 'redis://127.0.0.1:1/0' },
+      'ignore',
+    );
+    expect(await exitOf(child)).not.toBe(0);
+    expect(stderr()).toContain('redis://127.0.0.1:1/0');
+    expect(stderr()).toContain('RMK_STORE');
+  });
+});

@@ -1,0 +1,52 @@
+import { type TaskInfoJson } from '../models/task-info.model.js';
+
+/** The scope of tasks started without authentication: the one anonymous principal. */
+export const ANONYMOUS_SCOPE = 'anonymous';
+
+/** The `error_code` of a task whose replica died while it ran (marked failed by a survivor). */
+export const REPLICA_LOST = 'REPLICA_LOST';
+
+/** One task as a {@link TaskStore} holds it: the wire TaskInfo plus who owns it. */
+export interface StoredTask {
+  /** Who may see it: the principal that started it, or {@link ANONYMOUS_SCOPE}. */
+  readonly scope: string;
+  /** The id of the replica running the task (the one whose TaskManager can cancel it). */
+  readonly owner: string;
+  /** The `seq` of the task's last event (0 before the first). */
+  readonly lastSeq: number;
+  /** The TaskInfo JSON exactly as `get_task` answers it. */
+  readonly task: TaskInfoJson;
+}
+
+/** Called with a task of a lost replica, on exactly one surviving replica, after it was marked failed. */
+export type LostTaskListener = (failed: StoredTask) => void | Promise<void>;
+
+/** Called when another replica asks this one to cancel a task it owns. */
+export type CancelRequestListener = (taskId: string) => void;
+
+/**
+ * Where the tasks of every replica are kept, so that any replica answers `get_task`, `list_tasks`
+ * and `cancel_task` for any task of the same principal (the issue-18 scale-out). Without a store
+ * configured nothing uses it: the TaskManager alone answers, as in one process.
+ *
+ * Adapters: {@link InMemoryTaskStore} (one process, tests) and `RedisTaskStore`
+ * (`@robot-mcp-kit/redis`, with leases, cross-replica cancellation and a lost-replica sweeper).
+ */
+export interface TaskStore {
+  /** The id of this replica: the `owner` of the tasks it puts. */
+  readonly replicaId: string;
+  /** Creates or replaces a task; a finished one expires after the store's retention. */
+  put(entry: StoredTask): Promise<void>;
+  /** The task in `scope`, or undefined (unknown, expired, or of another scope). */
+  get(scope: string, taskId: string): Promise<StoredTask | undefined>;
+  /** The tasks of `scope` in creation order. */
+  list(scope: string): Promise<StoredTask[]>;
+  /** Asks the task's owner replica to cancel it; resolves once the request is sent. */
+  requestCancel(entry: StoredTask): Promise<void>;
+  /** Observes cancel requests for tasks this replica owns; returns the function that stops it. */
+  onCancelRequest(listener: CancelRequestListener): () => void;
+  /** Observes tasks of lost replicas this replica marked failed; returns the function that stops it. */
+  onLostTask(listener: LostTaskListener): () => void;
+  /** Stops leases and subscriptions and releases the connection. Idempotent. */
+  close(): Promise<void>;
+}

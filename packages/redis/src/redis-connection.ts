@@ -1,0 +1,103 @@
+import { ConfigError, type Logger, redactUrlCredentials } from '@robot-mcp-kit/core';
+import { createClient } from 'redis';
+
+/** A node-redis client, as `createClient()` returns it. */
+export type RedisClient = ReturnType<typeof createClient>;
+
+const MAX_RECONNECT_PAUSE_MS = 2000;
+const WARN_EVERY_MS = 10_000;
+
+/** How {@link connectRedis} connects. */
+export interface RedisConnectOptions {
+  readonly url: string;
+  readonly connectTimeoutMs: number;
+  readonly commandTimeoutMs: number;
+  /** Logs connection errors (at most one per 10 s) and the connection coming back. */
+  readonly logger?: Logger;
+  /** What an outage means for this user, in the warning, e.g. "claims answer 503 meanwhile". */
+  readonly outageNote: string;
+}
+
+/**
+ * Connects a node-redis client without an offline queue (an outage fails commands at once) and
+ * with a command timeout. Fails fast at start-up; once connected, reconnects with a growing pause.
+ * @throws ConfigError naming the URL (credentials redacted) and the fix.
+ */
+export async function connectRedis(options: RedisConnectOptions): Promise<RedisClient> {
+  const shown = redactUrlCredentials(options.url);
+  let ready = false;
+  const client: RedisClient = createClient({
+    url: options.url,
+    disableOfflineQueue: true,
+    commandOptions: { timeout: options.commandTimeoutMs },
+    socket: {
+      connectTimeout: options.connectTimeoutMs,
+      // at start-up: give up at once (fail fast); later: reconnect with a growing pause
+      reconnectStrategy: (retries, cause) =>
+        ready ? Math.min(100 * (retries + 1), MAX_RECONNECT_PAUSE_MS) : new Error(errorText(cause)),
+    },
+  });
+  let lastErrorAt = Number.NEGATIVE_INFINITY;
+  client.on('error', (error: unknown) => {
+    const now = Date.now();
+    if (!ready || now - lastErrorAt < WARN_EVERY_MS) return;
+    lastErrorAt = now;
+    options.logger?.warn(`Redis connection error; reconnecting (${options.outageNote})`, {
+      url: shown,
+      error: errorText(error),
+    });
+  });
+  client.on('ready', () => {
+    if (ready) options.logger?.info('Redis connection back', { url: shown });
+  });
+  try {
+    await client.connect();
+  } catch (error) {
+    client.destroy();
+    const reason = errorText(error);
+    throw new ConfigError(
+      'url',
+      `cannot reach Redis at ${shown} (${redactUrlCredentials(reason) || 'no answer'}): start Redis there (e.g. redis-server --port 6379) or fix the URL (redis://[user:password@]host:port[/db])`,
+    );
+  }
+  ready = true;
+  return client;
+}
+
+/** @throws ConfigError unless `url` is a redis:// or rediss:// URL. */
+export function checkedRedisUrl(url: unknown, option = 'url'): string {
+  if (typeof url !== 'string' || url.length === 0) {
+    throw new ConfigError(option, 'must be a Redis URL such as redis://127.0.0.1:6379/0');
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError(
+      option,
+      `must be a Redis URL such as redis://127.0.0.1:6379/0, got "${redactUrlCredentials(url)}"`,
+    );
+  }
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
+    throw new ConfigError(
+      option,
+      `must start with redis:// or rediss://, got "${redactUrlCredentials(url)}"`,
+    );
+  }
+  return url;
+}
+
+/** @throws ConfigError unless the value (or its fallback) is a positive finite number. */
+export function positiveOption(option: string, value: number | undefined, fallback: number): number {
+  const v = value ?? fallback;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) {
+    throw new ConfigError(option, `must be a positive number, got ${String(value)}`);
+  }
+  return v;
+}
+
+/** The message of an error (also of one from another realm, where `instanceof Error` fails). */
+export function errorText(error: unknown): string {
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message : String(error);
+}

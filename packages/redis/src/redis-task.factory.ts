@@ -1,0 +1,61 @@
+import { redactUrlCredentials } from '@robot-mcp-kit/core';
+import { checkedRedisUrl, connectRedis, positiveOption } from './redis-connection.js';
+import { type RedisTaskStoreOptions } from './redis-task-store.options.js';
+import { RedisTaskStore } from './redis-task.store.js';
+import { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS } from './redis-dedupe.factory.js';
+
+/** Options of {@link createRedisTaskStore}. */
+export interface CreateRedisTaskStoreOptions extends RedisTaskStoreOptions {
+  /** `redis://[user:password@]host:port[/db]` or `rediss://…` (TLS). */
+  readonly url: string;
+  /** Time to reach Redis at start-up (default 5000 ms). */
+  readonly connectTimeoutMs?: number;
+  /** Time a command may take before it counts as an outage (default 2000 ms). */
+  readonly commandTimeoutMs?: number;
+}
+
+/**
+ * Connects to Redis (one client for commands, one for the cancel channel), takes this replica's
+ * lease and returns a started {@link RedisTaskStore} that owns the connections.
+ *
+ * @example
+ * const store = await createRedisTaskStore({ url: 'redis://127.0.0.1:6379/0', leaseMs: 15_000 });
+ * @throws ConfigError naming the URL (credentials redacted) and the fix when Redis is unreachable.
+ */
+export async function createRedisTaskStore(options: CreateRedisTaskStoreOptions): Promise<RedisTaskStore> {
+  const url = checkedRedisUrl(options?.url);
+  const connect = {
+    url,
+    connectTimeoutMs: positiveOption(
+      'connectTimeoutMs',
+      options.connectTimeoutMs,
+      DEFAULT_CONNECT_TIMEOUT_MS,
+    ),
+    commandTimeoutMs: positiveOption(
+      'commandTimeoutMs',
+      options.commandTimeoutMs,
+      DEFAULT_COMMAND_TIMEOUT_MS,
+    ),
+    outageNote: 'task writes are retried, remote tasks unreadable meanwhile',
+    ...(options.logger
+      ? { logger: options.logger.child({ component: 'redis-task-store', url: redactUrlCredentials(url) }) }
+      : {}),
+  };
+  const client = await connectRedis(connect);
+  let subscriber;
+  try {
+    subscriber = await connectRedis({ ...connect, commandTimeoutMs: 0x7fffffff });
+  } catch (error) {
+    client.destroy();
+    throw error;
+  }
+  const store = new RedisTaskStore(client, subscriber, options, true);
+  try {
+    await store.start();
+  } catch (error) {
+    client.destroy();
+    subscriber.destroy();
+    throw error;
+  }
+  return store;
+}

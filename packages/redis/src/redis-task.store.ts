@@ -1,0 +1,236 @@
+import {
+  type CancelRequestListener,
+  type LostTaskListener,
+  type StoredTask,
+  type TaskStore,
+} from '@robot-mcp-kit/core';
+import { errorText, type RedisClient } from './redis-connection.js';
+import {
+  type RedisTaskStoreOptions,
+  type ResolvedRedisTaskStoreOptions,
+  resolveRedisTaskStoreOptions,
+} from './redis-task-store.options.js';
+import { TaskLease } from './task-lease.js';
+import { TaskStoreKeys } from './task-store.keys.js';
+
+/**
+ * Writes a task, its scope index entry and its owner's running set in one step; never turns a
+ * finished task back into a running one (a late write of a slow owner after a survivor failed it).
+ * KEYS: task, scope, owned. ARGV: json, expiry ms (0: none), state, created ms, task id.
+ */
+const PUT_SCRIPT = `
+local cur = redis.call('GET', KEYS[1])
+if cur and ARGV[3] == 'running' then
+  local ok, old = pcall(cjson.decode, cur)
+  if ok and old.task and old.task.state ~= 'running' then return 0 end
+end
+if ARGV[2] == '0' then redis.call('SET', KEYS[1], ARGV[1]) else redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end
+redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
+if ARGV[3] == 'running' then redis.call('SADD', KEYS[3], ARGV[5]) else redis.call('SREM', KEYS[3], ARGV[5]) end
+return 1`;
+
+const WARN_EVERY_MS = 10_000;
+
+/** Counters of a {@link RedisTaskStore}, this replica only. */
+export interface RedisTaskStoreStats {
+  readonly puts: number;
+  /** Redis rounds that failed (outage, timeout); each is logged at most every 10 s. */
+  readonly errors: number;
+  readonly cancelRequestsSent: number;
+  readonly cancelRequestsReceived: number;
+  /** Tasks of lost replicas this replica marked failed. */
+  readonly lostTasksFailed: number;
+}
+
+/**
+ * The Redis adapter of the {@link TaskStore} port. A task is `task:<id>` (the StoredTask JSON; a
+ * finished one expires after `finishedTtlS`), indexed in `scope:<scope>` (ZSET by creation time)
+ * and, while running, in `owned:<replica>`. Each replica holds a lease it renews; cancel requests
+ * go to the owner over pub/sub (`cancel:<replica>`); a sweeper on every replica fails the running
+ * tasks of a replica whose lease expired, exactly once across survivors (see {@link TaskLease}).
+ */
+export class RedisTaskStore implements TaskStore {
+  readonly replicaId: string;
+  readonly keys: TaskStoreKeys;
+  private readonly options: ResolvedRedisTaskStoreOptions;
+  private readonly lease: TaskLease;
+  private readonly cancelListeners = new Set<CancelRequestListener>();
+  private readonly lostListeners = new Set<LostTaskListener>();
+  private readonly counts = {
+    puts: 0,
+    errors: 0,
+    cancelRequestsSent: 0,
+    cancelRequestsReceived: 0,
+    lostTasksFailed: 0,
+  };
+  private lastWarnAt = Number.NEGATIVE_INFINITY;
+  private closing: Promise<void> | undefined;
+
+  /**
+   * @param client a connected client for commands; @param subscriber a connected client of its own
+   *   for the cancel channel (`client.duplicate()`); @param ownsClients whether close() closes them.
+   */
+  constructor(
+    private readonly client: RedisClient,
+    private readonly subscriber: RedisClient,
+    options: RedisTaskStoreOptions = {},
+    private readonly ownsClients = false,
+  ) {
+    this.options = resolveRedisTaskStoreOptions(options);
+    this.replicaId = this.options.replicaId;
+    this.keys = new TaskStoreKeys(this.options.keyPrefix);
+    this.lease = new TaskLease({
+      client,
+      keys: this.keys,
+      replicaId: this.replicaId,
+      leaseMs: this.options.leaseMs,
+      renewEveryMs: this.options.renewEveryMs,
+      sweepEveryMs: this.options.sweepEveryMs,
+      finishedTtlMs: this.options.finishedTtlMs,
+      logger: this.options.logger,
+      readRaw: (taskId) => this.readRaw(taskId),
+      put: (entry) => this.put(entry),
+      lost: (failed) => this.tellLost(failed),
+      outage: (what, error) => this.outage(what, error),
+    });
+  }
+
+  /** Subscribes to this replica's cancel channel and takes the lease; call once before use. */
+  async start(): Promise<void> {
+    await this.subscriber.subscribe(this.keys.cancelChannel(this.replicaId), (taskId: string) => {
+      this.counts.cancelRequestsReceived += 1;
+      for (const listener of this.cancelListeners) listener(taskId);
+    });
+    await this.lease.start();
+  }
+
+  stats(): RedisTaskStoreStats {
+    return { ...this.counts };
+  }
+
+  async put(entry: StoredTask): Promise<void> {
+    const { task } = entry;
+    const finished = task.state !== 'running';
+    await this.round('write a task', () =>
+      this.client.eval(PUT_SCRIPT, {
+        keys: [this.keys.task(task.task_id), this.keys.scope(entry.scope), this.keys.owned(entry.owner)],
+        arguments: [
+          JSON.stringify(entry),
+          finished ? String(this.options.finishedTtlMs) : '0',
+          task.state,
+          String(Date.parse(task.created_at)),
+          task.task_id,
+        ],
+      }),
+    );
+    this.counts.puts += 1;
+  }
+
+  async get(scope: string, taskId: string): Promise<StoredTask | undefined> {
+    const entry = await this.readRaw(taskId);
+    return entry?.scope === scope ? entry : undefined;
+  }
+
+  async list(scope: string): Promise<StoredTask[]> {
+    const key = this.keys.scope(scope);
+    const ids = await this.round('list tasks', () => this.client.zRange(key, 0, -1));
+    if (ids.length === 0) return [];
+    const values = await this.round('list tasks', () =>
+      this.client.mGet(ids.map((id) => this.keys.task(id))),
+    );
+    const out: StoredTask[] = [];
+    const gone: string[] = [];
+    values.forEach((value, i) => {
+      const entry = value === null ? undefined : parseEntry(value);
+      if (entry?.scope === scope) out.push(entry);
+      else gone.push(ids[i]!);
+    });
+    // expired tasks leave the index lazily, here
+    if (gone.length > 0) await this.round('trim the task index', () => this.client.zRem(key, gone));
+    return out;
+  }
+
+  async requestCancel(entry: StoredTask): Promise<void> {
+    await this.round('send a cancel request', () =>
+      this.client.publish(this.keys.cancelChannel(entry.owner), entry.task.task_id),
+    );
+    this.counts.cancelRequestsSent += 1;
+  }
+
+  onCancelRequest(listener: CancelRequestListener): () => void {
+    this.cancelListeners.add(listener);
+    return () => void this.cancelListeners.delete(listener);
+  }
+
+  onLostTask(listener: LostTaskListener): () => void {
+    this.lostListeners.add(listener);
+    return () => void this.lostListeners.delete(listener);
+  }
+
+  /** Runs one sweep for lost replicas now (tests; the sweeper runs on its own every `sweepEveryMs`). */
+  sweep(): Promise<void> {
+    return this.lease.sweep();
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.doClose();
+    return this.closing;
+  }
+
+  private async doClose(): Promise<void> {
+    await this.lease.stop();
+    this.cancelListeners.clear();
+    this.lostListeners.clear();
+    if (!this.ownsClients) return;
+    await Promise.allSettled([this.subscriber.close(), this.client.close()]);
+  }
+
+  private async readRaw(taskId: string): Promise<StoredTask | undefined> {
+    const value = await this.round('read a task', () => this.client.get(this.keys.task(taskId)));
+    return value === null ? undefined : parseEntry(value);
+  }
+
+  private async tellLost(failed: StoredTask): Promise<void> {
+    this.counts.lostTasksFailed += 1;
+    for (const listener of this.lostListeners) {
+      try {
+        await listener(failed);
+      } catch (error) {
+        this.options.logger.error('a lost-task listener threw', {
+          task_id: failed.task.task_id,
+          error: errorText(error),
+        });
+      }
+    }
+  }
+
+  /** Runs one Redis round; a failure is counted, logged (at most every 10 s) and rethrown. */
+  private async round<T>(what: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      this.outage(what, error);
+      throw error;
+    }
+  }
+
+  private outage(what: string, error: unknown): void {
+    this.counts.errors += 1;
+    const now = Date.now();
+    if (now - this.lastWarnAt < WARN_EVERY_MS) return;
+    this.lastWarnAt = now;
+    this.options.logger.warn(`Redis did not answer (${what}); retrying`, {
+      error: errorText(error),
+      errors: this.counts.errors,
+    });
+  }
+}
+
+function parseEntry(value: string): StoredTask | undefined {
+  try {
+    const entry = JSON.parse(value) as StoredTask;
+    return typeof entry?.task?.task_id === 'string' ? entry : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,147 @@
+import { type Logger, REPLICA_LOST, type StoredTask, TaskFailure } from '@robot-mcp-kit/core';
+import { type RedisClient } from './redis-connection.js';
+import { type TaskStoreKeys } from './task-store.keys.js';
+
+/** What the lease keeper needs from its store. */
+export interface LeaseHost {
+  readonly client: RedisClient;
+  readonly keys: TaskStoreKeys;
+  readonly replicaId: string;
+  readonly leaseMs: number;
+  readonly renewEveryMs: number;
+  readonly sweepEveryMs: number;
+  readonly finishedTtlMs: number;
+  readonly logger: Logger;
+  /** Reads a task regardless of scope. */
+  readRaw(taskId: string): Promise<StoredTask | undefined>;
+  put(entry: StoredTask): Promise<void>;
+  /** Tells the listeners about a lost task this replica marked failed. */
+  lost(failed: StoredTask): Promise<void>;
+  /** Counts a failed Redis round (an outage: logged at most every 10 s). */
+  outage(what: string, error: unknown): void;
+}
+
+/**
+ * Keeps this replica's lease (`SET lease:<id> PX leaseMs`, renewed every third of it) and sweeps
+ * for lost replicas: a replica listed as an owner whose lease key expired has its running tasks
+ * marked failed with `REPLICA_LOST`, each claimed with `SET lost:<task> NX` so that exactly one
+ * survivor does it (and tells its listeners, which post the `task_failed` event).
+ */
+export class TaskLease {
+  private renewTimer: NodeJS.Timeout | undefined;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private sweeping: Promise<void> | undefined;
+  private stopped = false;
+  /** When this replica's renewals started succeeding again (undefined while they fail). */
+  private healthySince: number | undefined;
+
+  constructor(private readonly host: LeaseHost) {}
+
+  /** Takes the lease (fails when Redis does not answer) and starts renewing and sweeping. */
+  async start(): Promise<void> {
+    await this.renew();
+    this.renewTimer = setInterval(
+      () =>
+        void this.renew().catch((e: unknown) => {
+          this.healthySince = undefined;
+          this.host.outage('renew the lease', e);
+        }),
+      this.host.renewEveryMs,
+    );
+    this.sweepTimer = setInterval(() => void this.sweep(), this.host.sweepEveryMs);
+    this.renewTimer.unref();
+    this.sweepTimer.unref();
+  }
+
+  /** Stops renewing and drops the lease (the replica's finished tasks are already written). */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearInterval(this.renewTimer);
+    clearInterval(this.sweepTimer);
+    await this.sweeping;
+    const { client, keys, replicaId } = this.host;
+    try {
+      if ((await client.sCard(keys.owned(replicaId))) === 0) await client.sRem(keys.replicas(), replicaId);
+      await client.del(keys.lease(replicaId));
+    } catch (error) {
+      this.host.outage('drop the lease', error);
+    }
+  }
+
+  private async renew(): Promise<void> {
+    const { client, keys, replicaId, leaseMs } = this.host;
+    await client.set(keys.lease(replicaId), String(Date.now()), {
+      expiration: { type: 'PX', value: leaseMs },
+    });
+    await client.sAdd(keys.replicas(), replicaId);
+    this.healthySince ??= Date.now();
+  }
+
+  /**
+   * Sweeps only after this replica's own renewals have succeeded for a whole lease: after a Redis
+   * outage every lease has expired, and the live replicas need that long to renew theirs before a
+   * missing lease means a lost replica.
+   */
+  private mayJudge(): boolean {
+    return this.healthySince !== undefined && Date.now() - this.healthySince >= this.host.leaseMs;
+  }
+
+  /** One round of the sweeper (never overlapping, never throwing). */
+  sweep(): Promise<void> {
+    this.sweeping ??= this.sweepOnce()
+      .catch((error: unknown) => this.host.outage('sweep for lost replicas', error))
+      .finally(() => {
+        this.sweeping = undefined;
+      });
+    return this.sweeping;
+  }
+
+  private async sweepOnce(): Promise<void> {
+    if (!this.mayJudge()) return;
+    const { client, keys, replicaId } = this.host;
+    for (const replica of await client.sMembers(keys.replicas())) {
+      if (this.stopped) return;
+      if (replica === replicaId || (await client.exists(keys.lease(replica))) === 1) continue;
+      const owned = await client.sMembers(keys.owned(replica));
+      for (const taskId of owned) await this.failLost(replica, taskId);
+      if ((await client.sCard(keys.owned(replica))) === 0) await client.sRem(keys.replicas(), replica);
+    }
+  }
+
+  /** Claims one task of a lost replica; the winner marks it failed and tells its listeners. */
+  private async failLost(replica: string, taskId: string): Promise<void> {
+    const { client, keys, finishedTtlMs, logger } = this.host;
+    const won = await client.set(keys.lostClaim(taskId), this.host.replicaId, {
+      condition: 'NX',
+      expiration: { type: 'PX', value: finishedTtlMs },
+    });
+    if (won !== 'OK') return;
+    const entry = await this.host.readRaw(taskId);
+    if (!entry || entry.task.state !== 'running' || entry.owner !== replica) {
+      await client.sRem(keys.owned(replica), taskId);
+      return;
+    }
+    const failed = lostTask(entry);
+    await this.host.put(failed);
+    logger.warn(`task ${taskId} failed: its replica ${replica} was lost`, { task_id: taskId, lost: replica });
+    await this.host.lost(failed);
+  }
+}
+
+/** The entry of a task whose replica was lost, marked failed with {@link REPLICA_LOST}. */
+export function lostTask(entry: StoredTask): StoredTask {
+  const failure = TaskFailure.create({
+    error_code: REPLICA_LOST,
+    message:
+      `the server replica running this task (${entry.owner}) stopped answering before the task ended, ` +
+      'so its outcome is unknown; check the robot state and start the task again if needed',
+    recoverable: true,
+    suggestions: ['check the robot state before starting the task again'],
+  });
+  return {
+    ...entry,
+    lastSeq: entry.lastSeq + 1,
+    task: { ...entry.task, state: 'failed', updated_at: new Date().toISOString(), failure: failure.toJSON() },
+  };
+}

@@ -1,0 +1,39 @@
+/** The Redis keys of a {@link RedisTaskStore}, all under one prefix. */
+export class TaskStoreKeys {
+  constructor(private readonly prefix: string) {}
+
+  /** STRING: the StoredTask JSON; expires once the task finished. */
+  task(taskId: string): string {
+    return `${this.prefix}task:${taskId}`;
+  }
+
+  /** ZSET: the task ids of a scope, scored by creation time (the list_tasks index). */
+  scope(scope: string): string {
+    return `${this.prefix}scope:${scope}`;
+  }
+
+  /** SET: the running task ids a replica owns (what a survivor fails when the replica is lost). */
+  owned(replicaId: string): string {
+    return `${this.prefix}owned:${replicaId}`;
+  }
+
+  /** STRING with expiry: present while the replica is alive. */
+  lease(replicaId: string): string {
+    return `${this.prefix}lease:${replicaId}`;
+  }
+
+  /** SET: the replicas that own (or owned) running tasks. */
+  replicas(): string {
+    return `${this.prefix}replicas`;
+  }
+
+  /** STRING set NX: the one survivor that claimed a lost task. */
+  lostClaim(taskId: string): string {
+    return `${this.prefix}lost:${taskId}`;
+  }
+
+  /** Pub/sub channel of the cancel requests for a replica's tasks. */
+  cancelChannel(replicaId: string): string {
+    return `${this.prefix}cancel:${replicaId}`;
+  }
+}

@@ -1,0 +1,204 @@
+import { randomUUID } from 'node:crypto';
+import { ConfigError, REPLICA_LOST, type StoredTask, type TaskInfoJson } from '@robot-mcp-kit/core';
+import { createRedisTaskStore, type RedisClient, type RedisTaskStore } from '@robot-mcp-kit/redis';
+import { createClient } from 'redis';
+import { freePort, privateRedis, SHARED_REDIS_URL, until } from './redis-test.helpers.js';
+
+function taskJson(taskId: string, state: TaskInfoJson['state'], createdMs: number): TaskInfoJson {
+  const at = new Date(createdMs).toISOString();
+  return {
+    task_id: taskId,
+    server: 'sleeper',
+    tool: 'sleep_task',
+    state,
+    created_at: at,
+    updated_at: at,
+    triggers: [],
+    est_duration_s: null,
+    progress: null,
+    result: null,
+    failure: null,
+  };
+}
+
+function entry(
+  store: RedisTaskStore,
+  taskId: string,
+  state: TaskInfoJson['state'],
+  scope = 'anonymous',
+): StoredTask {
+  return { scope, owner: store.replicaId, lastSeq: 2, task: taskJson(taskId, state, Date.now()) };
+}
+
+describe('RedisTaskStore on the real Redis (127.0.0.1:6379)', () => {
+  const run = `rmk-test:${randomUUID()}:`;
+  /** A key prefix of each test's own, so no test sees another's replicas. */
+  let prefix = run;
+  let admin: RedisClient;
+  const stores: RedisTaskStore[] = [];
+
+  async function open(options: { leaseMs?: number; finishedTtlS?: number; sweepEveryMs?: number } = {}) {
+    const store = await createRedisTaskStore({ url: SHARED_REDIS_URL, keyPrefix: prefix, ...options });
+    stores.push(store);
+    return store;
+  }
+
+  beforeAll(async () => {
+    admin = createClient({ url: SHARED_REDIS_URL });
+    await admin.connect();
+  });
+
+  beforeEach(() => {
+    prefix = `${run}${randomUUID()}:`;
+  });
+
+  afterEach(async () => {
+    await Promise.allSettled(stores.splice(0).map((s) => s.close()));
+  });
+
+  afterAll(async () => {
+    for await (const keys of admin.scanIterator({ MATCH: `${run}*`, COUNT: 500 })) {
+      if (keys.length > 0) await admin.del(keys);
+    }
+    await admin.close();
+  });
+
+  it('puts, gets and lists tasks by scope in creation order', async () => {
+    const store = await open();
+    const a = entry(store, `a-${randomUUID()}`, 'running');
+    const b = {
+      ...entry(store, `b-${randomUUID()}`, 'succeeded'),
+      task: taskJson(`b-x`, 'succeeded', Date.now() + 5),
+    };
+    const other = entry(store, `c-${randomUUID()}`, 'running', 'alice');
+    await store.put(a);
+    await store.put(b);
+    await store.put(other);
+    expect(await store.get('anonymous', a.task.task_id)).toEqual(a);
+    expect(await store.get('bob', a.task.task_id)).toBeUndefined();
+    expect((await store.list('anonymous')).map((e) => e.task.task_id)).toEqual([a.task.task_id, 'b-x']);
+    expect((await store.list('alice')).map((e) => e.task.task_id)).toEqual([other.task.task_id]);
+  });
+
+  it('expires a finished task by key expiry and drops it from the index', async () => {
+    const store = await open({ finishedTtlS: 0.3 });
+    const done = entry(store, `d-${randomUUID()}`, 'succeeded', `ttl-${randomUUID()}`);
+    await store.put(done);
+    expect(await admin.pTTL(store.keys.task(done.task.task_id))).toBeGreaterThan(0);
+    await until(
+      async () => (await store.get(done.scope, done.task.task_id)) === undefined,
+      'the task to expire',
+    );
+    expect(await store.list(done.scope)).toEqual([]);
+    expect(await admin.zCard(store.keys.scope(done.scope))).toBe(0);
+  });
+
+  it('keeps a running task without expiry and never turns a finished task back to running', async () => {
+    const store = await open();
+    const running = entry(store, `r-${randomUUID()}`, 'running');
+    await store.put(running);
+    expect(await admin.pTTL(store.keys.task(running.task.task_id))).toBe(-1);
+    expect(await admin.sIsMember(store.keys.owned(store.replicaId), running.task.task_id)).toBe(1);
+    await store.put({ ...running, task: { ...running.task, state: 'cancelled' } });
+    await store.put(running);
+    expect((await store.get('anonymous', running.task.task_id))?.task.state).toBe('cancelled');
+    expect(await admin.sIsMember(store.keys.owned(store.replicaId), running.task.task_id)).toBe(0);
+  });
+
+  it('holds a renewed lease and drops it on close', async () => {
+    const store = await open({ leaseMs: 600 });
+    const lease = store.keys.lease(store.replicaId);
+    expect(await admin.exists(lease)).toBe(1);
+    const firstValue = await admin.get(lease);
+    await until(async () => (await admin.get(lease)) !== firstValue, 'the lease to be renewed');
+    expect(await admin.exists(lease)).toBe(1);
+    await store.close();
+    expect(await admin.exists(lease)).toBe(0);
+  });
+
+  it('sends a cancel request to the owner replica only', async () => {
+    const owner = await open();
+    const other = await open();
+    const toOwner: string[] = [];
+    const toOther: string[] = [];
+    owner.onCancelRequest((id) => toOwner.push(id));
+    other.onCancelRequest((id) => toOther.push(id));
+    const task = entry(owner, `k-${randomUUID()}`, 'running');
+    await owner.put(task);
+    await other.requestCancel(task);
+    await until(() => toOwner.length === 1, 'the cancel request to reach the owner');
+    expect(toOwner).toEqual([task.task.task_id]);
+    expect(toOther).toEqual([]);
+  });
+
+  it('fails the running tasks of a lost replica exactly once across survivors', async () => {
+    const dead = await open({ leaseMs: 400 });
+    const tasks = [
+      entry(dead, `l1-${randomUUID()}`, 'running'),
+      entry(dead, `l2-${randomUUID()}`, 'running'),
+    ];
+    for (const t of tasks) await dead.put(t);
+    // a crash: the lease stops being renewed, the replica stays listed with its running tasks
+    stores.splice(stores.indexOf(dead), 1);
+    await (dead as unknown as { lease: { stop(): Promise<void> } }).lease.stop();
+    await admin.sAdd(dead.keys.replicas(), dead.replicaId);
+    await admin.sAdd(
+      dead.keys.owned(dead.replicaId),
+      tasks.map((t) => t.task.task_id),
+    );
+    const survivors = [
+      await open({ leaseMs: 400 }),
+      await open({ leaseMs: 400 }),
+      await open({ leaseMs: 400 }),
+    ];
+    const failed: { by: string; entry: StoredTask }[] = [];
+    for (const s of survivors) s.onLostTask((e) => void failed.push({ by: s.replicaId, entry: e }));
+    await until(async () => {
+      await Promise.all(survivors.map((s) => s.sweep()));
+      return failed.length >= 2;
+    }, 'both lost tasks to be failed');
+    await Promise.all(survivors.map((s) => s.sweep()));
+    expect(failed.map((f) => f.entry.task.task_id).sort()).toEqual(tasks.map((t) => t.task.task_id).sort());
+    for (const f of failed) {
+      expect(f.entry.task.state).toBe('failed');
+      expect(f.entry.task.failure?.error_code).toBe(REPLICA_LOST);
+      expect(f.entry.lastSeq).toBe(3);
+      expect((await survivors[0]!.get('anonymous', f.entry.task.task_id))?.task.state).toBe('failed');
+    }
+    expect(await admin.sCard(dead.keys.owned(dead.replicaId))).toBe(0);
+    await dead.close();
+  });
+
+  it('counts and rethrows writes during an outage, and writes again once Redis is back', async () => {
+    const redis = await privateRedis();
+    try {
+      const store = await createRedisTaskStore({ url: redis.url, keyPrefix: prefix, commandTimeoutMs: 500 });
+      stores.push(store);
+      const task = entry(store, `o-${randomUUID()}`, 'running');
+      await redis.stop();
+      await expect(store.put(task)).rejects.toThrow();
+      expect(store.stats().errors).toBeGreaterThan(0);
+      await redis.start();
+      await until(async () => {
+        try {
+          await store.put(task);
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'a write after Redis came back');
+      expect((await store.get('anonymous', task.task.task_id))?.task.state).toBe('running');
+    } finally {
+      await Promise.allSettled(stores.splice(0).map((s) => s.close()));
+      await redis.stop();
+    }
+  });
+
+  it('fails fast naming the URL when Redis is unreachable', async () => {
+    const port = await freePort();
+    await expect(createRedisTaskStore({ url: `redis://127.0.0.1:${port}/0` })).rejects.toThrow(ConfigError);
+    await expect(createRedisTaskStore({ url: `redis://127.0.0.1:${port}/0` })).rejects.toThrow(
+      `cannot reach Redis at redis://127.0.0.1:${port}/0`,
+    );
+  });
+});

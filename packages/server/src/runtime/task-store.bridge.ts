@@ -1,0 +1,229 @@
+import {
+  ANONYMOUS_SCOPE,
+  type EventPoster,
+  type JsonObject,
+  type Logger,
+  type StoredTask,
+  type TaskChange,
+  TaskEvent,
+  type TaskInfoJson,
+  type TaskManager,
+  type TaskStore,
+} from '@robot-mcp-kit/core';
+import { randomUUID } from 'node:crypto';
+import { type TaskStarter } from '../tools/task-starter.js';
+
+/** First pause before a failed store write is retried; doubles up to {@link MAX_RETRY_MS}. */
+const FIRST_RETRY_MS = 250;
+const MAX_RETRY_MS = 5000;
+/** How long close() waits for the last writes (cancelled tasks) before it gives up. */
+const CLOSE_FLUSH_MS = 3000;
+/** How long a start waits for its task to be stored before it answers anyway (store outage). */
+const START_WRITE_WAIT_MS = 5000;
+
+/** The newest state of one task still to be written, and whether a write is under way. */
+interface PendingWrite {
+  next: StoredTask | undefined;
+  running: Promise<void> | undefined;
+  retryMs: number;
+}
+
+/** What the bridge is wired to. */
+export interface TaskStoreBridgeParts {
+  readonly taskManager: TaskManager;
+  readonly starter: TaskStarter;
+  readonly poster: EventPoster;
+  readonly serverName: string;
+  readonly logger: Logger;
+  /** Connects the store (at listen time; fails fast when it is unreachable). */
+  readonly open: () => Promise<TaskStore>;
+}
+
+/**
+ * Feeds a {@link TaskStore} from the TaskManager's observer (started / event / finished, with
+ * TaskInfo snapshots) and answers for the tasks of other replicas. Writes of a task are ordered
+ * and coalesced (at most one in flight and the newest pending, so memory is one entry per task);
+ * a failed write is logged, counted and retried with a growing pause, never thrown.
+ */
+export class TaskStoreBridge {
+  private store: TaskStore | undefined;
+  private readonly writes = new Map<string, PendingWrite>();
+  private readonly scopes = new Map<string, string>();
+  private readonly seqs = new Map<string, number>();
+  private readonly stops: (() => void)[] = [];
+  private failedWrites = 0;
+  /** The scope (principal) of a session; the app binds it to its principals. */
+  scopeOfSession: (sessionId: string) => string = () => ANONYMOUS_SCOPE;
+
+  constructor(private readonly parts: TaskStoreBridgeParts) {}
+
+  /** Whether the store is connected (after the app listened). */
+  get active(): boolean {
+    return this.store !== undefined;
+  }
+
+  /** Store writes that failed (each retried). */
+  get writeErrors(): number {
+    return this.failedWrites;
+  }
+
+  /** Connects the store and starts feeding it; cancel requests of other replicas cancel local tasks. */
+  async start(): Promise<void> {
+    if (this.store) return;
+    const store = await this.parts.open();
+    this.store = store;
+    const { taskManager, starter } = this.parts;
+    this.stops.push(
+      starter.onStarted((info, sessionId) => {
+        this.scopes.set(info.task_id, this.scopeOfSession(sessionId));
+        this.schedule(info.task_id, info.toJSON());
+      }),
+      taskManager.onChange((change) => this.changed(change)),
+      store.onCancelRequest((taskId) => void taskManager.cancel(taskId)),
+      store.onLostTask((failed) => this.postLost(failed)),
+    );
+    starter.setStartBarrier((info) => this.startWritten(info.task_id));
+    this.parts.logger.info('task store connected', { replica: store.replicaId });
+  }
+
+  /** Resolves once the task's current state reached the store (at once when there is no store). */
+  async whenWritten(taskId: string): Promise<void> {
+    for (let pending = this.writes.get(taskId); pending?.running; pending = this.writes.get(taskId)) {
+      await pending.running;
+    }
+  }
+
+  /**
+   * The start barrier: waits for the task's first write, at most {@link START_WRITE_WAIT_MS} (under
+   * a store outage the task_id is still answered — the write keeps being retried — and a warning says so).
+   */
+  private async startWritten(taskId: string): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>(
+      (resolve) => (timer = setTimeout(() => resolve(true), START_WRITE_WAIT_MS)),
+    );
+    const isLate = await Promise.race([this.whenWritten(taskId).then(() => false), late]);
+    clearTimeout(timer);
+    if (isLate) {
+      this.parts.logger.warn('task store unreachable: answering the start before the task is stored', {
+        task_id: taskId,
+      });
+    }
+  }
+
+  /** A task of another replica in `scope`, or undefined. */
+  async get(scope: string, taskId: string): Promise<StoredTask | undefined> {
+    return this.store ? this.store.get(scope, taskId) : undefined;
+  }
+
+  /** The tasks of `scope` on every replica. */
+  async list(scope: string): Promise<StoredTask[]> {
+    return this.store ? this.store.list(scope) : [];
+  }
+
+  /**
+   * Asks the owner of a remote running task to cancel it and waits up to `waitMs` for the store to
+   * show it ended; resolves with the task as last read.
+   */
+  async cancelRemote(entry: StoredTask, waitMs: number): Promise<StoredTask> {
+    if (!this.store || entry.task.state !== 'running') return entry;
+    await this.store.requestCancel(entry);
+    const deadline = Date.now() + waitMs;
+    let last = entry;
+    while (last.task.state === 'running' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      last = (await this.store.get(entry.scope, entry.task.task_id)) ?? last;
+    }
+    return last;
+  }
+
+  /** Writes what is pending (bounded wait) and closes the store. */
+  async close(): Promise<void> {
+    const store = this.store;
+    if (!store) return;
+    const flushed = Promise.all([...this.writes.keys()].map((id) => this.whenWritten(id)));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([flushed, new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_FLUSH_MS)))]);
+    clearTimeout(timer);
+    for (const stop of this.stops.splice(0)) stop();
+    this.store = undefined;
+    await store.close();
+  }
+
+  private changed(change: TaskChange): void {
+    if (change.event) this.seqs.set(change.taskId, change.event.seq);
+    if (change.kind === 'started') return; // written by the starter's listener, with its scope
+    this.schedule(change.taskId, change.task.toJSON());
+    if (change.kind !== 'finished') return;
+    const { taskId } = change;
+    const bodyRunning = change.task.body_running === true;
+    // a cancelled task's body may still run (body_running): write again once it stopped
+    void this.parts.taskManager.whenStopped(taskId).then(() => {
+      const info = this.parts.taskManager.get(taskId);
+      if (info && bodyRunning) this.schedule(taskId, info.toJSON());
+      this.scopes.delete(taskId);
+      this.seqs.delete(taskId);
+    });
+  }
+
+  private schedule(taskId: string, task: TaskInfoJson): void {
+    const store = this.store;
+    if (!store) return;
+    const entry: StoredTask = {
+      scope: this.scopes.get(taskId) ?? ANONYMOUS_SCOPE,
+      owner: store.replicaId,
+      lastSeq: this.seqs.get(taskId) ?? 0,
+      task,
+    };
+    let pending = this.writes.get(taskId);
+    if (!pending) {
+      pending = { next: undefined, running: undefined, retryMs: FIRST_RETRY_MS };
+      this.writes.set(taskId, pending);
+    }
+    pending.next = entry;
+    if (!pending.running) pending.running = this.drain(taskId, pending, store);
+  }
+
+  /** Writes the newest pending state until none is left; retries a failed write after a pause. */
+  private async drain(taskId: string, pending: PendingWrite, store: TaskStore): Promise<void> {
+    while (pending.next) {
+      const entry = pending.next;
+      pending.next = undefined;
+      try {
+        await store.put(entry);
+        pending.retryMs = FIRST_RETRY_MS;
+      } catch (error) {
+        this.failedWrites += 1;
+        pending.next ??= entry;
+        this.parts.logger.warn('task store write failed; retrying', {
+          task_id: taskId,
+          retry_ms: pending.retryMs,
+          write_errors: this.failedWrites,
+          error: error instanceof Error ? error.message : String(error),
+        });
+        await new Promise((resolve) => setTimeout(resolve, pending.retryMs).unref());
+        pending.retryMs = Math.min(pending.retryMs * 2, MAX_RETRY_MS);
+        if (this.store !== store) break;
+      }
+    }
+    pending.running = undefined;
+    if (this.writes.get(taskId) === pending && !pending.next) this.writes.delete(taskId);
+  }
+
+  /** Posts the `task_failed` of a lost replica's task, as the next event of that task. */
+  private postLost(failed: StoredTask): void {
+    const { task } = failed;
+    this.parts.poster.post(
+      TaskEvent.create({
+        event_id: randomUUID(),
+        task_id: task.task_id,
+        server: this.parts.serverName,
+        tool: task.tool,
+        type: 'task_failed',
+        seq: failed.lastSeq,
+        ts: new Date(),
+        payload: (task.failure ?? {}) as unknown as JsonObject,
+      }),
+    );
+  }
+}

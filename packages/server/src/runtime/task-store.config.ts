@@ -1,0 +1,91 @@
+import { ConfigError, type Logger, redactUrlCredentials, type TaskStore } from '@robot-mcp-kit/core';
+import type * as RedisPackage from '@robot-mcp-kit/redis';
+
+/** The package holding the Redis adapters, loaded only when a store URL is configured. */
+export const REDIS_PACKAGE = '@robot-mcp-kit/redis';
+
+/** A Redis task store by URL, with its tuning. */
+export interface TaskStoreSettings {
+  /** `redis://host:port/db` (or `rediss://`). */
+  readonly url: string;
+  /** Lease of this replica on its running tasks, ms (default 15000; `RMK_STORE_LEASE_MS`). */
+  readonly leaseMs?: number;
+  /** How long a finished task stays readable, s (default 3600; `RMK_STORE_TTL_S`). */
+  readonly finishedTtlS?: number;
+  /** Key prefix shared by the replicas of one fleet (default `rmk:tasks:`; `RMK_STORE_PREFIX`). */
+  readonly keyPrefix?: string;
+}
+
+/** The `store` option of bootstrap(): a URL, settings, or a store of your own (e.g. InMemoryTaskStore). */
+export type TaskStoreOption = string | TaskStoreSettings | TaskStore;
+
+/**
+ * Resolves the task store setting: the `store` option wins, else `RMK_STORE` (with
+ * `RMK_STORE_LEASE_MS`, `RMK_STORE_TTL_S`, `RMK_STORE_PREFIX`). Undefined when neither is set
+ * (one process, in memory, as always). Bad values fail fast naming the variable.
+ */
+export function taskStoreSetting(
+  env: NodeJS.ProcessEnv,
+  option: TaskStoreOption | undefined,
+): TaskStoreSettings | TaskStore | undefined {
+  if (option !== undefined && typeof option === 'object' && 'put' in option) return option;
+  const url = typeof option === 'string' ? option : (option?.url ?? env.RMK_STORE?.trim());
+  if (!url) return undefined;
+  const field = option === undefined ? 'RMK_STORE' : 'store';
+  if (!/^rediss?:\/\/[^/]/.test(url)) {
+    throw new ConfigError(
+      field,
+      `"${redactUrlCredentials(url)}" is not a Redis URL; use redis://host:port/db (e.g. redis://127.0.0.1:6379/0), or unset it to keep tasks in this process`,
+    );
+  }
+  const settings: Partial<TaskStoreSettings> = typeof option === 'object' ? option : {};
+  const leaseMs = settings.leaseMs ?? numberFrom(env, 'RMK_STORE_LEASE_MS');
+  const finishedTtlS = settings.finishedTtlS ?? numberFrom(env, 'RMK_STORE_TTL_S');
+  const keyPrefix = settings.keyPrefix ?? (env.RMK_STORE_PREFIX?.trim() || undefined);
+  return {
+    url,
+    ...(leaseMs !== undefined ? { leaseMs } : {}),
+    ...(finishedTtlS !== undefined ? { finishedTtlS } : {}),
+    ...(keyPrefix !== undefined ? { keyPrefix } : {}),
+  };
+}
+
+function numberFrom(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new ConfigError(
+      name,
+      `"${raw}" is not a positive number; use e.g. ${name}=15000, or unset it for the default`,
+    );
+  }
+  return value;
+}
+
+/**
+ * Opens the store: a given TaskStore as is; settings through `@robot-mcp-kit/redis`, imported
+ * only now (servers without a store never load it). Fails fast when Redis is unreachable.
+ * @throws ConfigError naming RMK_STORE, the URL and the fix
+ */
+export async function openTaskStore(
+  setting: TaskStoreSettings | TaskStore,
+  logger: Logger,
+): Promise<TaskStore> {
+  if ('put' in setting) return setting;
+  let redis: typeof RedisPackage;
+  try {
+    redis = (await import(REDIS_PACKAGE)) as typeof RedisPackage;
+  } catch (error) {
+    throw new ConfigError(
+      'RMK_STORE',
+      `needs the package ${REDIS_PACKAGE} (${String(error)}); install it next to @robot-mcp-kit/server, or unset RMK_STORE`,
+    );
+  }
+  try {
+    return await redis.createRedisTaskStore({ ...setting, logger });
+  } catch (error) {
+    if (error instanceof ConfigError) throw new ConfigError('RMK_STORE', error.message.replace(/^url: /, ''));
+    throw error;
+  }
+}

@@ -1,0 +1,158 @@
+import {
+  type EventPoster,
+  InMemoryTaskStore,
+  type StoredTask,
+  type TaskBody,
+  type TaskEvent,
+  TaskManager,
+} from '@robot-mcp-kit/core';
+import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type LongRunningToolDefinition } from '../../src/metadata/definitions.types.js';
+import { TaskStoreBridge } from '../../src/runtime/task-store.bridge.js';
+import { taskStoreSetting } from '../../src/runtime/task-store.config.js';
+import { DtoSchemaBuilder } from '../../src/schema/dto-schema.js';
+import { createReconciliationTools } from '../../src/tools/reconciliation.tools.js';
+import { type ToolCall } from '../../src/tools/registered-tool.js';
+import { TaskStarter } from '../../src/tools/task-starter.js';
+import { until } from '../../../../test/support/until.js';
+
+/** One replica: its own TaskManager, starter, bridge and tools, on a shared store. */
+function replica(store: InMemoryTaskStore) {
+  const posted: TaskEvent[] = [];
+  const poster = { post: (e: TaskEvent) => void posted.push(e) } as unknown as EventPoster;
+  const taskManager = new TaskManager({ serverName: 'sleeper', poster });
+  const starter = new TaskStarter(taskManager);
+  const bridge = new TaskStoreBridge({
+    taskManager,
+    starter,
+    poster,
+    serverName: 'sleeper',
+    logger: taskManager.logger,
+    open: () => Promise.resolve(store),
+  });
+  const tools = createReconciliationTools(taskManager, new DtoSchemaBuilder(), bridge);
+  const call: ToolCall = { session: { id: 'session-1' }, extra: {} as ToolCall['extra'] };
+  const tool = async (name: string, args: Record<string, unknown>) => {
+    const result = (await tools.find((t) => t.name === name)!.call(args, call)) as CallToolResult;
+    return JSON.parse((result.content[0] as { text: string }).text) as Record<string, unknown>;
+  };
+  return { taskManager, starter, bridge, tool, posted, call };
+}
+
+const sleeper = { name: 'sleep_task' } as LongRunningToolDefinition;
+const untilAborted: TaskBody = (ctx) =>
+  new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)));
+
+describe('TaskStoreBridge on the InMemoryTaskStore', () => {
+  it('answers get_task, list_tasks and cancel_task on B for a task started on A', async () => {
+    const store = new InMemoryTaskStore();
+    const a = replica(store);
+    const b = replica(store);
+    await a.bridge.start();
+    await b.bridge.start();
+    const info = await a.starter.start({
+      definition: sleeper,
+      call: a.call,
+      triggers: undefined,
+      estDurationS: undefined,
+      body: untilAborted,
+    });
+    // durable start: stored before start() answered
+    expect((await store.get('anonymous', info.task_id))?.task.state).toBe('running');
+    expect(await b.tool('get_task', { task_id: info.task_id })).toMatchObject({
+      task_id: info.task_id,
+      state: 'running',
+    });
+    const listed = (await b.tool('list_tasks', {})) as { tasks: { task_id: string }[] };
+    expect(listed.tasks.map((t) => t.task_id)).toEqual([info.task_id]);
+    expect(await b.tool('cancel_task', { task_id: info.task_id })).toMatchObject({
+      task_id: info.task_id,
+      state: 'cancelled',
+    });
+    expect(a.taskManager.get(info.task_id)?.state).toBe('cancelled');
+    // once the body stopped, the store stops saying body_running
+    await until(
+      async () => (await b.tool('get_task', { task_id: info.task_id })).body_running === undefined,
+      'the stored task to show its body stopped',
+    );
+    expect(await b.tool('get_task', { task_id: 'slee-unknown' })).toEqual({ error: 'not_found' });
+    await a.bridge.close();
+    await b.bridge.close();
+  });
+
+  it('keeps the last seq of a task and writes its final state', async () => {
+    const store = new InMemoryTaskStore();
+    const a = replica(store);
+    await a.bridge.start();
+    const info = await a.starter.start({
+      definition: sleeper,
+      call: a.call,
+      triggers: undefined,
+      estDurationS: undefined,
+      body: async (ctx) => {
+        await ctx.progress({ percent: 50 });
+        return { done: true };
+      },
+    });
+    let stored: StoredTask | undefined;
+    await until(async () => {
+      stored = await store.get('anonymous', info.task_id);
+      return stored?.task.state === 'succeeded';
+    }, 'the finished task in the store');
+    expect(stored?.lastSeq).toBe(2);
+    expect(stored?.task.result).toEqual({ done: true });
+    await a.bridge.close();
+  });
+});
+
+/** A store whose first writes fail (an outage at our own port), then succeed. */
+class FlakyStore extends InMemoryTaskStore {
+  failuresLeft = 2;
+
+  override put(entry: StoredTask): Promise<void> {
+    if (this.failuresLeft > 0) {
+      this.failuresLeft -= 1;
+      return Promise.reject(new Error('store unreachable'));
+    }
+    return super.put(entry);
+  }
+}
+
+describe('TaskStoreBridge during a store outage', () => {
+  it('logs, counts and retries a failed write until the store takes it', async () => {
+    const store = new FlakyStore();
+    const a = replica(store);
+    await a.bridge.start();
+    const info = await a.starter.start({
+      definition: sleeper,
+      call: a.call,
+      triggers: undefined,
+      estDurationS: undefined,
+      body: untilAborted,
+    });
+    await until(async () => (await store.get('anonymous', info.task_id)) !== undefined, 'the retried write');
+    expect(a.bridge.writeErrors).toBe(2);
+    await a.taskManager.cancel(info.task_id);
+    await until(
+      async () => (await store.get('anonymous', info.task_id))?.task.state === 'cancelled',
+      'the cancelled state in the store',
+    );
+    await a.bridge.close();
+  });
+});
+
+describe('taskStoreSetting', () => {
+  it('is off without RMK_STORE and reads the URL and tuning from the environment', () => {
+    expect(taskStoreSetting({}, undefined)).toBeUndefined();
+    expect(
+      taskStoreSetting({ RMK_STORE: 'redis://127.0.0.1:6379/0', RMK_STORE_LEASE_MS: '900' }, undefined),
+    ).toEqual({ url: 'redis://127.0.0.1:6379/0', leaseMs: 900 });
+  });
+
+  it('refuses a value that is not a Redis URL, naming the variable', () => {
+    expect(() => taskStoreSetting({ RMK_STORE: 'localhost:6379' }, undefined)).toThrow(/RMK_STORE/);
+    expect(() =>
+      taskStoreSetting({ RMK_STORE: 'redis://h:1/0', RMK_STORE_LEASE_MS: 'soon' }, undefined),
+    ).toThrow(/RMK_STORE_LEASE_MS/);
+  });
+});
