@@ -16,3 +16,17 @@ export {
   DEFAULT_UNAVAILABLE_RETRY_AFTER_S,
 } from './redis-dedupe.options.js';
 export type { RedisDedupeOptions } from './redis-dedupe.options.js';
+
+// Server side: a durable event outbox on Redis Streams, shared by the replicas of a server
+export { RedisEventOutbox, OUTBOX_GROUP } from './redis-event.outbox.js';
+export type { RedisEventOutboxStats } from './redis-event.outbox.js';
+export { createRedisEventOutbox } from './redis-outbox.factory.js';
+export type { CreateRedisEventOutboxOptions } from './redis-outbox.factory.js';
+export {
+  DEFAULT_OUTBOX_KEY_PREFIX,
+  DEFAULT_CLAIM_IDLE_MS,
+  DEFAULT_OUTBOX_MAX_ENTRIES,
+  DEFAULT_OUTBOX_MAX_BYTES,
+  DEFAULT_OUTBOX_RETRY_BYTES,
+} from './redis-outbox.options.js';
+export type { RedisEventOutboxOptions } from './redis-outbox.options.js';
