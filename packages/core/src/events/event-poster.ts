@@ -240,12 +240,11 @@ export class EventPoster implements EventSink {
     this.counters.accepted += 1;
     this.notify(event);
     if (!this.queue.admit(entry)) return this.outbox ? Promise.resolve() : undefined;
-    // appended once admitted, so that the stored body carries a coalescing marker stamped on admission
-    if (!this.outbox) return undefined;
-    entry.stored = true;
-    const written = this.outbox.append(entry, Date.now());
     this.scheduler.kick(entry.lane);
-    return written;
+    if (!this.outbox) return undefined;
+    // appended once admitted, so that the stored body carries a coalescing marker stamped on admission
+    entry.stored = true;
+    return this.outbox.append(entry, Date.now());
   }
 
   private entryOf(event: TaskEvent, body: string, postedAt: number): QueuedEvent {
