@@ -206,6 +206,7 @@ export class RedisEventOutbox implements EventOutbox {
       await this.takeOver();
     } catch (error) {
       this.counts.redisErrors += 1;
+      if (/NOGROUP/.test(errorText(error))) await this.createGroup().catch(() => undefined);
       this.warn(
         'outage',
         'warn',
@@ -299,9 +300,8 @@ export class RedisEventOutbox implements EventOutbox {
     for (;;) {
       // raw: a history read answers a deleted entry as [id, nil], which the typed reply does not take
       const args = ['XREADGROUP', 'GROUP', OUTBOX_GROUP, replicaId, 'COUNT', String(CLAIM_PAGE)];
-      const reply = (await this.client.sendCommand([...args, 'STREAMS', stream, from])) as
-        [string, [string, string[] | null][]][] | null;
-      const entries = reply?.[0]?.[1] ?? [];
+      const reply: unknown = await this.client.sendCommand([...args, 'STREAMS', stream, from]);
+      const entries = entriesOf(reply);
       if (entries.length === 0) return;
       await this.handOver(entries.map(([id, flat]) => ({ id, fields: flat ? pairs(flat) : undefined })));
       from = entries[entries.length - 1]![0];
@@ -366,6 +366,17 @@ export class RedisEventOutbox implements EventOutbox {
     this.lastWarnAt.set(kind, now);
     this.options.logger[level](message, meta);
   }
+}
+
+type RawEntry = [string, string[] | null];
+
+/** The entries of a one-stream XREADGROUP reply: `[[key, entries]]`, or `{ key: entries }` (map reply). */
+function entriesOf(reply: unknown): RawEntry[] {
+  if (reply === null || typeof reply !== 'object') return [];
+  const first: unknown = Array.isArray(reply)
+    ? (reply[0] as unknown[] | undefined)?.[1]
+    : Object.values(reply)[0];
+  return Array.isArray(first) ? (first as RawEntry[]) : [];
 }
 
 /** `[k1, v1, k2, v2]` as `{ k1: v1, k2: v2 }`. */

@@ -6,6 +6,8 @@
  * seq, posted_at_ms, body. Returns {'ok', id} or {'full', 'entries' | 'bytes'}.
  */
 export const APPEND_SCRIPT = `
+-- the group may be gone (Redis restarted without persistence): create it, else BUSYGROUP (ignored)
+pcall(redis.call, 'XGROUP', 'CREATE', KEYS[1], ARGV[1], '0', 'MKSTREAM')
 local n = string.len(ARGV[9])
 if redis.call('XLEN', KEYS[1]) >= tonumber(ARGV[3]) then return {'full', 'entries'} end
 local used = tonumber(redis.call('GET', KEYS[2]) or '0')
