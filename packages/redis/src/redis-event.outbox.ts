@@ -1,4 +1,5 @@
-import { type EventOutbox, type OutboxRecord, parseTaskEvent } from '@robot-mcp-kit/core';
+import { type EventOutbox, type OutboxRecord } from '@robot-mcp-kit/core';
+import { entriesOf, errorText, inSeqOrder, recordOf, type StreamEntry } from './redis-outbox.entries.js';
 import { ACK_SCRIPT, APPEND_SCRIPT } from './redis-outbox.scripts.js';
 import {
   type RedisEventOutboxOptions,
@@ -303,26 +304,19 @@ export class RedisEventOutbox implements EventOutbox {
       const reply: unknown = await this.client.sendCommand([...args, 'STREAMS', stream, from]);
       const entries = entriesOf(reply);
       if (entries.length === 0) return;
-      await this.handOver(entries.map(([id, flat]) => ({ id, fields: flat ? pairs(flat) : undefined })));
-      from = entries[entries.length - 1]![0];
+      await this.handOver(entries);
+      from = entries[entries.length - 1]!.id;
     }
   }
 
   /** Parses taken-over entries and gives them to the poster, each task's events in `seq` order. */
-  private async handOver(
-    messages: { id: string; fields: Record<string, string> | undefined }[],
-  ): Promise<void> {
-    const byTask = new Map<string, OutboxRecord[]>();
-    for (const { id, fields } of messages) {
+  private async handOver(entries: readonly StreamEntry[]): Promise<void> {
+    const taken: OutboxRecord[] = [];
+    for (const { id, fields } of entries) {
       if (fields === undefined) await this.removeEntry(id); // deleted, still pending: forget it
       if (fields?.e === undefined || this.owned.has(fields.e)) continue;
-      let record: OutboxRecord;
       try {
-        record = {
-          event: parseTaskEvent(fields.b ?? ''),
-          body: fields.b ?? '',
-          postedAtMs: Number(fields.p),
-        };
+        taken.push(recordOf(fields));
       } catch (error) {
         this.warn('bad', 'error', 'outbox entry is not a valid event; removed', {
           id,
@@ -332,18 +326,14 @@ export class RedisEventOutbox implements EventOutbox {
         continue;
       }
       this.owned.set(fields.e, { id });
-      const list = byTask.get(record.event.task_id) ?? [];
-      list.push(record);
-      byTask.set(record.event.task_id, list);
     }
-    const records = [...byTask.values()].flatMap((list) => list.sort((a, b) => a.event.seq - b.event.seq));
-    if (records.length === 0) return;
-    this.counts.takenOver += records.length;
+    if (taken.length === 0) return;
+    this.counts.takenOver += taken.length;
     this.options.logger.info('took over undelivered events from the outbox', {
-      events: records.length,
+      events: taken.length,
       taken_over_so_far: this.counts.takenOver,
     });
-    this.deliver?.(records);
+    this.deliver?.(inSeqOrder(taken));
   }
 
   private async removeEntry(id: string): Promise<void> {
@@ -366,28 +356,4 @@ export class RedisEventOutbox implements EventOutbox {
     this.lastWarnAt.set(kind, now);
     this.options.logger[level](message, meta);
   }
-}
-
-type RawEntry = [string, string[] | null];
-
-/** The entries of a one-stream XREADGROUP reply: `[[key, entries]]`, or `{ key: entries }` (map reply). */
-function entriesOf(reply: unknown): RawEntry[] {
-  if (reply === null || typeof reply !== 'object') return [];
-  const first: unknown = Array.isArray(reply)
-    ? (reply[0] as unknown[] | undefined)?.[1]
-    : Object.values(reply)[0];
-  return Array.isArray(first) ? (first as RawEntry[]) : [];
-}
-
-/** `[k1, v1, k2, v2]` as `{ k1: v1, k2: v2 }`. */
-function pairs(flat: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = 0; i + 1 < flat.length; i += 2) out[flat[i]!] = flat[i + 1]!;
-  return out;
-}
-
-/** The message of an error (also of one from another realm, where `instanceof Error` fails). */
-function errorText(error: unknown): string {
-  const message = (error as { message?: unknown } | null)?.message;
-  return typeof message === 'string' ? message : String(error);
 }
