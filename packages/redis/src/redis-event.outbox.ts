@@ -8,6 +8,9 @@ import {
 } from './redis-outbox.options.js';
 import { type RedisClient } from './redis-dedupe.store.js';
 import { RetryBuffer } from './redis-outbox.retry.js';
+import { type RedisEventOutboxStats } from './redis-outbox.stats.js';
+
+export type { RedisEventOutboxStats } from './redis-outbox.stats.js';
 
 /** The consumer group of the posters of one server name. */
 export const OUTBOX_GROUP = 'posters';
@@ -15,26 +18,6 @@ const CLAIM_PAGE = 100;
 const CLAIM_PAGES_PER_TICK = 10;
 const RENEW_BATCH = 1000;
 const WARN_EVERY_MS = 10_000;
-
-/** Counters of a {@link RedisEventOutbox}, this replica only. */
-export interface RedisEventOutboxStats {
-  /** Events written to the stream (first try or once Redis was back). */
-  readonly appended: number;
-  /** Events removed once delivered or given up. */
-  readonly acked: number;
-  /** Events not stored because the stream was at `maxEntries` or `maxBytes` (delivered from memory only). */
-  readonly refusedFull: number;
-  /** Writes that failed (Redis unreachable); kept in memory to write again, up to `maxRetryBytes`. */
-  readonly writeErrors: number;
-  /** Failed writes given up because the retry buffer was full. */
-  readonly retryDropped: number;
-  /** Removals that failed (retried on the next tick). */
-  readonly ackErrors: number;
-  /** Events taken over: from a former life of this replica or from dead replicas. */
-  readonly takenOver: number;
-  /** Background passes (renewal, takeover, rewrites) that failed on a Redis error. */
-  readonly redisErrors: number;
-}
 
 /** Where one event of this replica is in the stream. */
 interface Owned {

@@ -202,6 +202,21 @@ describe('RedisEventOutbox on the real Redis (127.0.0.1:6379)', () => {
     expect(transport.events).toHaveLength(3);
   });
 
+  it('refuses new events past maxBytes of bodies, and takes them again once removals made room', async () => {
+    const one = JSON.stringify(makeEvent(1)).length;
+    const box = await outbox('replica-a', { maxBytes: 2 * one + 10 });
+    await box.start(() => undefined);
+    const events = [1, 2, 3].map((seq) => makeEvent(seq));
+    await box.append(recordOf(events[0]!));
+    await box.append(recordOf(events[1]!));
+    await expect(box.append(recordOf(events[2]!))).rejects.toThrow(/is full \(maxBytes/);
+    expect(await admin.xLen(stream)).toBe(2);
+    await box.ack(events[0]!.event_id);
+    await box.append(recordOf(events[2]!));
+    expect(await admin.xLen(stream)).toBe(2);
+    expect(box.stats()).toMatchObject({ appended: 3, refusedFull: 1, acked: 1 });
+  });
+
   it('fails fast when Redis is unreachable, naming the URL (credentials redacted) and the fix', async () => {
     const port = await freePort();
     const attempt = createRedisEventOutbox({
