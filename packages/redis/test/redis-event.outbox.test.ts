@@ -29,7 +29,10 @@ describe('RedisEventOutbox on the real Redis (127.0.0.1:6379)', () => {
   let stream: string;
   const opened: { close(): Promise<unknown> }[] = [];
 
-  async function outbox(replicaId: string, extra: { claimIdleMs?: number; maxEntries?: number } = {}) {
+  async function outbox(
+    replicaId: string,
+    extra: { claimIdleMs?: number; maxEntries?: number; maxBytes?: number } = {},
+  ) {
     const created = await createRedisEventOutbox({
       url: SHARED_REDIS_URL,
       serverName: 'sleeper',
