@@ -20,7 +20,7 @@ export type { RedisDedupeOptions } from './redis-dedupe.options.js';
 // Server side: a durable event outbox on Redis Streams, shared by the replicas of a server
 export { RedisEventOutbox, OUTBOX_GROUP } from './redis-event.outbox.js';
 export type { RedisEventOutboxStats } from './redis-event.outbox.js';
-export { createRedisEventOutbox } from './redis-outbox.factory.js';
+export { createRedisEventOutbox, redisEventOutbox } from './redis-outbox.factory.js';
 export type { CreateRedisEventOutboxOptions } from './redis-outbox.factory.js';
 export {
   DEFAULT_OUTBOX_KEY_PREFIX,

@@ -67,11 +67,13 @@ export class RedisEventOutbox implements EventOutbox {
    * @param client a connected node-redis client (`disableOfflineQueue: true` and a command timeout
    *   make an outage fail fast, as {@link createRedisEventOutbox} does).
    * @param ownsClient whether {@link close} closes the client.
+   * @param connect connects the client in {@link start} (see {@link redisEventOutbox}).
    */
   constructor(
     private readonly client: RedisClient,
     options: RedisEventOutboxOptions,
     private readonly ownsClient = false,
+    private readonly connect?: () => Promise<void>,
   ) {
     this.options = resolveRedisEventOutboxOptions(options);
     this.description = `redis stream ${this.options.stream} (replica ${this.options.replicaId})`;
@@ -150,6 +152,7 @@ export class RedisEventOutbox implements EventOutbox {
    */
   async start(deliver: (records: readonly OutboxRecord[]) => void): Promise<void> {
     if (this.deliver) return;
+    await this.connect?.(); // built by redisEventOutbox(): connects here, failing fast
     this.deliver = deliver;
     await this.createGroup();
     await this.takeOwnHistory();

@@ -32,6 +32,30 @@ export interface CreateRedisEventOutboxOptions extends RedisEventOutboxOptions {
 export async function createRedisEventOutbox(
   options: CreateRedisEventOutboxOptions,
 ): Promise<RedisEventOutbox> {
+  const { client, connect } = outboxClient(options);
+  await connect();
+  return new RedisEventOutbox(client, options, true);
+}
+
+/**
+ * The same outbox, built synchronously (for a synchronous `bootstrap`): options are checked at once
+ * (@throws ConfigError), and the connection is made by `start()` — which `EventPoster.open()` (the
+ * server's `listen()`) calls — failing fast there with the URL and the fix when Redis is unreachable.
+ *
+ * @example
+ * const outbox = redisEventOutbox({ url: process.env.RMK_STORE!, serverName: name, replicaId: hostname() });
+ * const poster = EventPoster.fromEnv(name, { outbox }); // poster.open() connects and takes over
+ */
+export function redisEventOutbox(options: CreateRedisEventOutboxOptions): RedisEventOutbox {
+  const { client, connect } = outboxClient(options);
+  return new RedisEventOutbox(client, options, true, connect);
+}
+
+/** A node-redis client for the outbox (no offline queue, command timeout) and its fail-fast connect. */
+function outboxClient(options: CreateRedisEventOutboxOptions): {
+  client: RedisClient;
+  connect: () => Promise<void>;
+} {
   const url = checkedUrl(options?.url);
   const resolved = resolveRedisEventOutboxOptions(options); // bad options fail before any connection
   const shown = redactUrlCredentials(url);
@@ -44,6 +68,7 @@ export async function createRedisEventOutbox(
     commandOptions: { timeout },
     socket: {
       connectTimeout,
+      // at start-up: give up at once (fail fast); later: reconnect with a growing pause
       reconnectStrategy: (retries, cause) =>
         ready ? Math.min(100 * (retries + 1), MAX_RECONNECT_PAUSE_MS) : new Error(errorText(cause)),
     },
@@ -61,17 +86,20 @@ export async function createRedisEventOutbox(
   client.on('ready', () => {
     if (ready) logger.info('Redis connection back', {});
   });
-  try {
-    await client.connect();
-  } catch (error) {
-    client.destroy();
-    throw new ConfigError(
-      'url',
-      `cannot reach Redis at ${shown} (${redactUrlCredentials(errorText(error)) || 'no answer'}): start Redis there (e.g. redis-server --port 6379) or fix the URL (redis://[user:password@]host:port[/db])`,
-    );
-  }
-  ready = true;
-  return new RedisEventOutbox(client, options, true);
+  const connect = async (): Promise<void> => {
+    if (ready) return;
+    try {
+      await client.connect();
+    } catch (error) {
+      client.destroy();
+      throw new ConfigError(
+        'url',
+        `cannot reach Redis at ${shown} (${redactUrlCredentials(errorText(error)) || 'no answer'}): start Redis there (e.g. redis-server --port 6379) or fix the URL (redis://[user:password@]host:port[/db])`,
+      );
+    }
+    ready = true;
+  };
+  return { client, connect };
 }
 
 function checkedUrl(url: unknown): string {

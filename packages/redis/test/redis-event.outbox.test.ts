@@ -11,6 +11,7 @@ import {
 import {
   createRedisEventOutbox,
   OUTBOX_GROUP,
+  redisEventOutbox,
   type RedisClient,
   type RedisEventOutbox,
 } from '@robot-mcp-kit/redis';
@@ -232,6 +233,36 @@ describe('RedisEventOutbox on the real Redis (127.0.0.1:6379)', () => {
     expect(error.message).toContain(`127.0.0.1:${port}`);
     expect(error.message).toContain('redis-server');
     expect(error.message).not.toContain('hunter2');
+  });
+
+  it('redisEventOutbox() builds synchronously and connects in poster.open(), failing fast there', async () => {
+    expect(() => redisEventOutbox({ url: SHARED_REDIS_URL, serverName: 'sleeper', replicaId: '' })).toThrow(
+      /replicaId/,
+    );
+    const port = await freePort();
+    const unreachable = redisEventOutbox({
+      url: `redis://127.0.0.1:${port}/0`,
+      serverName: 'sleeper',
+      replicaId: 'a',
+    });
+    const failing = new EventPoster({
+      serverName: 'sleeper',
+      transport: new InMemoryEventTransport(),
+      outbox: unreachable,
+    });
+    await expect(failing.open()).rejects.toThrow(new RegExp(`127\\.0\\.0\\.1:${port}.*redis-server`));
+    await failing.aclose({ timeoutMs: 0 });
+
+    const lazy = redisEventOutbox({
+      url: SHARED_REDIS_URL,
+      serverName: 'sleeper',
+      replicaId: 'a',
+      keyPrefix: prefix,
+    });
+    const sink = poster(lazy, new InMemoryEventTransport(down));
+    await sink.open();
+    await sink.post(makeEvent(1));
+    expect(await admin.xLen(stream)).toBe(1);
   });
 
   it('rejects bad options by name before connecting', async () => {
