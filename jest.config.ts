@@ -34,6 +34,7 @@ export const PROCESS_SUITES = [
   '/packages/server/test/public-api\\.exports\\.test\\.ts$',
   '/packages/server/test/runtime/(stdio-eras|stdio-tasks-extension)\\.test\\.ts$',
   '/packages/brokers/test/(sleeper-over-brokers|sleeper-restart|broker-restart)\\.test\\.ts$',
+  '/packages/redis/test/outbox-kill9\\.test\\.ts$',
 ];
 
 const shared: Config = {

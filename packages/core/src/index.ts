@@ -92,6 +92,9 @@ export type {
 // Events — delivery (spec §3.1, §3.4, §4.3)
 export { EventPoster } from './events/event-poster.js';
 export type { EventPosterOptions, EventPosterEnvOptions } from './events/poster-options.js';
+export type { OutboxStats } from './events/poster-outbox.js';
+export type { EventOutbox, OutboxRecord } from './events/event-outbox.port.js';
+export { InMemoryEventOutbox } from './events/in-memory-event.outbox.js';
 export { checkSigningOptions, HttpEventTransport, parseRetryAfter } from './events/http-event.transport.js';
 export type { HttpEventTransportOptions } from './events/http-event.transport.js';
 export { InMemoryEventTransport } from './events/in-memory-event.transport.js';

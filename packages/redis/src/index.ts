@@ -29,3 +29,17 @@ export {
 } from './redis-task-store.options.js';
 export type { RedisTaskStoreOptions } from './redis-task-store.options.js';
 export { lostTask } from './task-lease.js';
+
+// Server side: a durable event outbox on Redis Streams, shared by the replicas of a server
+export { RedisEventOutbox, OUTBOX_GROUP } from './redis-event.outbox.js';
+export type { RedisEventOutboxStats } from './redis-event.outbox.js';
+export { createRedisEventOutbox, redisEventOutbox } from './redis-outbox.factory.js';
+export type { CreateRedisEventOutboxOptions } from './redis-outbox.factory.js';
+export {
+  DEFAULT_OUTBOX_KEY_PREFIX,
+  DEFAULT_CLAIM_IDLE_MS,
+  DEFAULT_OUTBOX_MAX_ENTRIES,
+  DEFAULT_OUTBOX_MAX_BYTES,
+  DEFAULT_OUTBOX_RETRY_BYTES,
+} from './redis-outbox.options.js';
+export type { RedisEventOutboxOptions } from './redis-outbox.options.js';

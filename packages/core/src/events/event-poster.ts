@@ -1,6 +1,7 @@
 import { type Clock, systemClock } from '../clock/clock.port.js';
 import { type Logger, type LogMeta, silentLogger } from '../logging/logger.js';
 import { type TaskEvent } from '../models/task-event.model.js';
+import { type OutboxRecord } from './event-outbox.port.js';
 import { type QueuedEvent, laneOf } from './event-queue.js';
 import { createEventTransportFromEnv } from './event-transport.factory.js';
 import { type EventSink, type EventTransport, type FlushReport, type PosterStats } from './event.types.js';
@@ -16,9 +17,11 @@ import {
   validatePosterOptions,
 } from './poster-options.js';
 import { type DropReason, PosterQueue, costOf } from './poster-queue.js';
+import { type OutboxStats, PosterOutbox } from './poster-outbox.js';
 
 export type { EventPosterEnvOptions, EventPosterOptions } from './poster-options.js';
 export type { DropReason } from './poster-queue.js';
+export type { OutboxStats } from './poster-outbox.js';
 
 /** Called with every event the poster gives up or coalesces, and why. */
 export type DropListener = (event: TaskEvent, reason: DropReason) => void;
@@ -46,6 +49,8 @@ export class EventPoster implements EventSink {
   private readonly listeners = new Set<(event: TaskEvent) => void>();
   private readonly dropListeners = new Set<DropListener>();
   private readonly flushWaiters: FlushWaiters;
+  /** The durable outbox, when one is configured (none: today's in-memory path, untouched). */
+  private readonly outbox: PosterOutbox | undefined;
   private readonly counters = { accepted: 0, delivered: 0, retried: 0, dropped: 0, coalesced: 0 };
   private order = 0;
   private closing = false;
@@ -59,6 +64,10 @@ export class EventPoster implements EventSink {
     this.clock = options.clock ?? systemClock;
     this.logger = (options.logger ?? silentLogger).child({ server: valid.serverName });
     this.flushWaiters = new FlushWaiters(this.clock);
+    if (options.outbox !== undefined)
+      this.outbox = new PosterOutbox(options.outbox, (level, message, meta) =>
+        this.log(level, message, meta),
+      );
     this.summary = new DropSummary(this.clock, (level, message, meta) => this.log(level, message, meta));
     this.queue = new PosterQueue(valid.lanes, valid, (entry, reason) => this.gone(entry, reason));
     this.scheduler = new LaneScheduler({
@@ -107,6 +116,7 @@ export class EventPoster implements EventSink {
   /** Opens the transport when it needs it (brokers connect); @throws ConfigError with the fix. */
   async open(): Promise<void> {
     await this.transport.open?.();
+    await this.outbox?.outbox.start((records) => this.recover(records));
   }
 
   /** The transport's description (`noop` or the URL), for logs. */
@@ -118,12 +128,23 @@ export class EventPoster implements EventSink {
     return { ...this.counters, queueDepth: this.queue.depth, queueBytes: this.queue.bytes };
   }
 
-  /** Enqueues `event` for delivery. Never throws, never waits. */
-  post(event: TaskEvent): void {
+  /** Counters of the durable outbox; undefined without one. */
+  get outboxStats(): OutboxStats | undefined {
+    return this.outbox ? { ...this.outbox.counts } : undefined;
+  }
+
+  /**
+   * Enqueues `event` for delivery. Never throws, never waits. With an `outbox` it also appends the
+   * event there and returns the write: the promise resolves once the event is durable (or the
+   * outbox refused it: logged, counted, the event still goes out from memory); it never rejects.
+   * Without an outbox it returns nothing.
+   */
+  post(event: TaskEvent): void | Promise<void> {
     try {
-      this.accept(event);
+      return this.accept(event);
     } catch (err) {
       this.log('error', 'event poster failed to accept an event', { ...idsOf(event), error: errorText(err) });
+      return undefined;
     }
   }
 
@@ -176,6 +197,7 @@ export class EventPoster implements EventSink {
     this.scheduler.stop();
     this.flushWaiters.resolveAll(unflushed === 0);
     this.summary.flush();
+    await this.outbox?.close(); // abandoned events stay in the outbox for the next owner
     if (unflushed > 0) {
       this.log('error', `could not flush ${unflushed} events`, {
         unflushed,
@@ -193,14 +215,14 @@ export class EventPoster implements EventSink {
     return { delivered: this.counters.delivered, dropped: this.counters.dropped, unflushed };
   }
 
-  private accept(event: TaskEvent): void {
+  private accept(event: TaskEvent): Promise<void> | undefined {
     if (this.closing) {
       this.counters.dropped += 1;
       this.log('warn', 'event posted after the poster was closed; dropped', {
         ...idsOf(event),
         reason: 'closed',
       });
-      return;
+      return undefined;
     }
     let body: string;
     try {
@@ -212,27 +234,51 @@ export class EventPoster implements EventSink {
         reason: 'unserializable',
         error: errorText(err),
       });
-      return;
+      return undefined;
     }
-    const now = this.clock.now();
+    const entry = this.entryOf(event, body, this.clock.now());
+    this.counters.accepted += 1;
+    this.notify(event);
+    if (!this.queue.admit(entry)) return this.outbox ? Promise.resolve() : undefined;
+    this.scheduler.kick(entry.lane);
+    if (!this.outbox) return undefined;
+    // appended once admitted, so that the stored body carries a coalescing marker stamped on admission
+    entry.stored = true;
+    return this.outbox.append(entry, Date.now());
+  }
+
+  private entryOf(event: TaskEvent, body: string, postedAt: number): QueuedEvent {
     const taskId = String(event.task_id);
-    const lane = laneOf(taskId, this.valid.lanes);
     this.order += 1;
-    const entry: QueuedEvent = {
+    return {
       event,
       body,
       bytes: costOf(body),
       taskId,
-      postedAt: now,
-      deadline: now + this.valid.maxRetryMs,
-      lane,
+      postedAt,
+      deadline: postedAt + this.valid.maxRetryMs,
+      lane: laneOf(taskId, this.valid.lanes),
       order: this.order,
       state: 'waiting',
       attempts: 0,
     };
-    this.counters.accepted += 1;
-    this.notify(event);
-    if (this.queue.admit(entry)) this.scheduler.kick(lane);
+  }
+
+  /**
+   * Queues events taken over from the outbox (already stored there: not appended again), with
+   * their retry cap counted from their first post. Listeners are not told: no task here made them.
+   */
+  private recover(records: readonly OutboxRecord[]): void {
+    const { outbox } = this;
+    if (!outbox || this.closing) return;
+    for (const record of records) {
+      const age = Math.max(0, Date.now() - record.postedAtMs);
+      const entry = this.entryOf(record.event, record.body, this.clock.now() - age);
+      entry.stored = true;
+      this.counters.accepted += 1;
+      outbox.counts.recovered += 1;
+      if (this.queue.admit(entry)) this.scheduler.kick(entry.lane);
+    }
   }
 
   private notify(event: TaskEvent): void {
@@ -271,6 +317,7 @@ export class EventPoster implements EventSink {
   private finish(entry: QueuedEvent, state: 'delivered' | 'dropped'): void {
     entry.state = state;
     this.flushWaiters.settled(entry.order);
+    if (entry.stored) this.outbox?.ack(entry);
   }
 
   private log(level: 'error' | 'warn' | 'debug', message: string, meta: LogMeta): void {

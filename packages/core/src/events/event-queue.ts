@@ -30,6 +30,8 @@ export interface QueuedEvent {
   lastError?: string;
   /** Progress seqs of this task coalesced into this (progress) event. */
   coalesced?: SeqRanges;
+  /** Written to the poster's outbox (or taken over from it): removed there once finished. */
+  stored?: boolean;
   /** Where it sits while waiting (lane, drop class, and per-task progress); removed in O(1). */
   links?: EntryLinks;
 }

@@ -2,8 +2,11 @@ import { type TaskEvent } from '../models/task-event.model.js';
 
 /** Where the TaskManager sends the events it emits. {@link EventPoster} is the real one. */
 export interface EventSink {
-  /** Accepts one event; never throws, never blocks. */
-  post(event: TaskEvent): void;
+  /**
+   * Accepts one event; never throws, never blocks. A sink with a durable outbox returns the write:
+   * a promise that resolves (never rejects) once the event survives the process.
+   */
+  post(event: TaskEvent): void | Promise<void>;
 }
 
 /** One delivery attempt handed to an {@link EventTransport}. */

@@ -1,6 +1,7 @@
 import { type Clock } from '../clock/clock.port.js';
 import { ConfigError } from '../errors/kit.error.js';
 import { type Logger } from '../logging/logger.js';
+import { type EventOutbox } from './event-outbox.port.js';
 import { type EventTransport } from './event.types.js';
 
 /** The numeric options of an EventPoster after defaults and validation. */
@@ -47,6 +48,13 @@ export interface EventPosterOptions {
   retryEveryMs?: number;
   /** Retry cap per event, counted from when it was posted (default 600 000 = 10 minutes). */
   maxRetryMs?: number;
+  /**
+   * A durable outbox (e.g. `createRedisEventOutbox()` of `@robot-mcp-kit/redis`): `post` then also
+   * appends each event there and returns the write to await, events are removed there once
+   * delivered or given up, and `open()` takes over the events a dead replica left. The poster owns
+   * it: `aclose()` closes it. Left out (the default): memory only, exactly as before.
+   */
+  outbox?: EventOutbox;
 }
 
 /** Options of {@link EventPoster.fromEnv}. */

@@ -24,8 +24,11 @@ export interface TaskHost extends TaskControlHost {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly registry: TriggerRegistry;
-  /** Emits an event of the task; returns false (and logs) when the task no longer accepts events. */
-  emitEvent(record: TaskRecord, type: EventType, payload: JsonObject): boolean;
+  /**
+   * Emits an event of the task (ignored, logged, once the task is finished); returns the sink's
+   * durable write when it has one (a poster with an outbox), which the context awaits.
+   */
+  emitEvent(record: TaskRecord, type: EventType, payload: JsonObject): void | Promise<void>;
   /** Logs at debug that a finished task's body tried to `what`; returns true when it is finished. */
   ignoreIfFinished(record: TaskRecord, what: string): boolean;
 }
@@ -68,8 +71,11 @@ export class ManagedTaskContext implements TaskContext {
     const progress = jsonArgument(payload, 'payload', '{ percent: 40, eta_s: 12.5 }');
     if (this.host.ignoreIfFinished(this.record, 'report progress')) return;
     this.record.progress = progress;
-    this.host.emitEvent(this.record, 'progress', progress);
-    if (this.triggers.length > 0) this.evaluateTriggers(progress);
+    const written = this.host.emitEvent(this.record, 'progress', progress);
+    const fired = this.triggers.length > 0 ? this.evaluateTriggers(progress) : undefined;
+    // with a durable outbox: returns once the events are written (they then survive the process)
+    if (written) await written;
+    if (fired) await Promise.all(fired);
   }
 
   async fireTrigger(trigger: Trigger, extra?: JsonObject): Promise<void> {
@@ -98,13 +104,15 @@ export class ManagedTaskContext implements TaskContext {
       });
       return;
     }
-    this.host.emitEvent(this.record, 'trigger_fired', firedPayload(fired, extraPayload));
+    const written = this.host.emitEvent(this.record, 'trigger_fired', firedPayload(fired, extraPayload));
+    if (written) await written;
   }
 
   async emit(payload: JsonObject): Promise<void> {
     const event = jsonArgument(payload, 'payload', '{ object: "cup", confidence: 0.9 }');
     if (this.host.ignoreIfFinished(this.record, 'emit a watch_event')) return;
-    this.host.emitEvent(this.record, 'watch_event', event);
+    const written = this.host.emitEvent(this.record, 'watch_event', event);
+    if (written) await written;
   }
 
   throwIfCancelled(): void {
@@ -131,10 +139,11 @@ export class ManagedTaskContext implements TaskContext {
     });
   }
 
-  /** Runs the registered evaluators over the task's triggers, in list order. */
-  private evaluateTriggers(progress: JsonObject): void {
+  /** Runs the registered evaluators over the task's triggers, in list order; returns the durable writes. */
+  private evaluateTriggers(progress: JsonObject): Promise<void>[] | undefined {
     const { logger, registry } = this.host;
     let snapshot: TaskInfo | undefined;
+    let writes: Promise<void>[] | undefined;
     this.triggers.forEach((trigger, index) => {
       const evaluator = registry.get(trigger.type);
       if (!evaluator) {
@@ -171,8 +180,10 @@ export class ManagedTaskContext implements TaskContext {
         return;
       }
       this.tracker.markFired(index);
-      this.host.emitEvent(this.record, 'trigger_fired', firedPayload(trigger, check.value));
+      const written = this.host.emitEvent(this.record, 'trigger_fired', firedPayload(trigger, check.value));
+      if (written) (writes ??= []).push(written);
     });
+    return writes;
   }
 }
 

@@ -178,9 +178,17 @@ export class TaskManager implements TaskHost {
     if (flush && typeof sink.aclose === 'function') await (sink.aclose as () => Promise<unknown>).call(sink);
   }
 
-  /** @internal {@link TaskHost}: emits one event of `record` to the sink and the listeners. */
-  emitEvent(record: TaskRecord, type: EventType, payload: JsonObject, terminal = false): boolean {
-    if (!terminal && this.ignoreIfFinished(record, `emit ${type}`)) return false;
+  /**
+   * @internal {@link TaskHost}: emits one event of `record` to the sink and the listeners; returns
+   * the sink's durable write when it has one (a poster with an outbox), to await.
+   */
+  emitEvent(
+    record: TaskRecord,
+    type: EventType,
+    payload: JsonObject,
+    terminal = false,
+  ): void | Promise<void> {
+    if (!terminal && this.ignoreIfFinished(record, `emit ${type}`)) return undefined;
     const now = this.clock.now();
     record.seq += 1;
     record.updatedAtMs = now;
@@ -194,8 +202,9 @@ export class TaskManager implements TaskHost {
       ts: new Date(now),
       payload,
     });
+    let written: void | Promise<void> = undefined;
     try {
-      this.poster.post(event);
+      written = this.poster.post(event);
     } catch (error) {
       this.logger.error(`the event sink threw on ${type} of task ${record.id}; event lost`, {
         task_id: record.id,
@@ -203,7 +212,7 @@ export class TaskManager implements TaskHost {
       });
     }
     this.notify('event', record, event);
-    return true;
+    return written;
   }
 
   /** @internal {@link TaskHost} */
@@ -222,15 +231,18 @@ export class TaskManager implements TaskHost {
       return;
     }
     let value: unknown;
+    let written: void | Promise<void>;
     try {
       value = await body(ctx);
     } catch (error) {
       this.bodyStopped(record);
-      this.onBodyError(record, error);
+      written = this.onBodyError(record, error);
+      if (written) await written; // the task ends once its terminal event is durable
       return;
     }
     this.bodyStopped(record);
-    this.onBodyResult(record, value);
+    written = this.onBodyResult(record, value);
+    if (written) await written;
   }
 
   /** Records that the body settled; a cancelled task's TaskInfo stops saying `body_running`. */
@@ -247,7 +259,7 @@ export class TaskManager implements TaskHost {
     });
   }
 
-  private onBodyResult(record: TaskRecord, value: unknown): void {
+  private onBodyResult(record: TaskRecord, value: unknown): void | Promise<void> {
     if (this.ignoreIfFinished(record, 'return a result')) return;
     const check = toFrozenJsonObject(value);
     if (!check.ok) {
@@ -255,17 +267,16 @@ export class TaskManager implements TaskHost {
         `the task body of "${record.tool}" returned ${check.problem.replace(/^got /, '')}; ` +
         'a task body must return a plain JSON object such as { arrived: true } (it becomes task_done {"result": ...})';
       this.logger.error(`task ${record.id} failed: ${message}`, { task_id: record.id, tool: record.tool });
-      this.finish(record, 'failed', internalFailure(message));
-      return;
+      return this.finish(record, 'failed', internalFailure(message));
     }
     record.result = check.value;
-    this.finish(record, 'succeeded');
+    return this.finish(record, 'succeeded');
   }
 
-  private onBodyError(record: TaskRecord, error: unknown): void {
+  private onBodyError(record: TaskRecord, error: unknown): void | Promise<void> {
     if (this.ignoreIfFinished(record, `fail (${errorMessage(error)})`)) return;
     if (error instanceof TaskError) {
-      this.finish(record, 'failed', error.toFailure());
+      return this.finish(record, 'failed', error.toFailure());
     } else if (error instanceof TaskCancelledError) {
       this.markCancelled(record, error);
     } else {
@@ -276,20 +287,26 @@ export class TaskManager implements TaskHost {
         error: message,
         stack: error instanceof Error ? error.stack : undefined,
       });
-      this.finish(record, 'failed', internalFailure(message));
+      return this.finish(record, 'failed', internalFailure(message));
     }
+    return undefined;
   }
 
-  /** Moves a running task to succeeded/failed and emits its terminal event. */
-  private finish(record: TaskRecord, state: 'succeeded' | 'failed', failure?: TaskFailure): void {
+  /** Moves a running task to succeeded/failed and emits its terminal event; returns its durable write. */
+  private finish(
+    record: TaskRecord,
+    state: 'succeeded' | 'failed',
+    failure?: TaskFailure,
+  ): void | Promise<void> {
     record.state = state;
     record.updatedAtMs = this.clock.now();
     this.running -= 1;
+    let written: void | Promise<void>;
     if (state === 'succeeded') {
-      this.emitEvent(record, 'task_done', deepFreeze({ result: record.result }), true);
+      written = this.emitEvent(record, 'task_done', deepFreeze({ result: record.result }), true);
     } else {
       record.failure = failure ?? null;
-      this.emitEvent(
+      written = this.emitEvent(
         record,
         'task_failed',
         deepFreeze(JSON.parse(JSON.stringify(failure)) as JsonObject),
@@ -297,6 +314,7 @@ export class TaskManager implements TaskHost {
       );
     }
     this.finished(record);
+    return written;
   }
 
   private markCancelled(record: TaskRecord, reason: TaskCancelledError): void {

@@ -1,0 +1,345 @@
+import { type EventOutbox, type OutboxRecord } from '@robot-mcp-kit/core';
+import { entriesOf, errorText, inSeqOrder, recordOf, type StreamEntry } from './redis-outbox.entries.js';
+import { ACK_SCRIPT, APPEND_SCRIPT } from './redis-outbox.scripts.js';
+import {
+  type RedisEventOutboxOptions,
+  type ResolvedRedisEventOutboxOptions,
+  resolveRedisEventOutboxOptions,
+} from './redis-outbox.options.js';
+import { type RedisClient } from './redis-dedupe.store.js';
+import { RetryBuffer } from './redis-outbox.retry.js';
+import { type RedisEventOutboxStats } from './redis-outbox.stats.js';
+
+export type { RedisEventOutboxStats } from './redis-outbox.stats.js';
+
+/** The consumer group of the posters of one server name. */
+export const OUTBOX_GROUP = 'posters';
+const CLAIM_PAGE = 100;
+const CLAIM_PAGES_PER_TICK = 10;
+const RENEW_BATCH = 1000;
+const WARN_EVERY_MS = 10_000;
+
+/** Where one event of this replica is in the stream. */
+interface Owned {
+  /** The stream entry id once written. */
+  id?: string;
+  /** The write under way (never rejects). */
+  writing?: Promise<void>;
+}
+
+/** The outbox refused an event: at its entry or byte cap. */
+class OutboxFullError extends Error {}
+
+/**
+ * The Redis Streams adapter of core's {@link EventOutbox}. All replicas of one server name share
+ * one stream (`<keyPrefix>{<serverName>}`) and one consumer group; each replica is a consumer
+ * named by its `replicaId`. An event is appended and read into this replica's pending list in
+ * one atomic script, and removed (XACK + XDEL) once delivered or given up. A live replica renews
+ * its pending events every `claimIdleMs / 3`; every replica takes over, with XAUTOCLAIM, the
+ * events idle longer than `claimIdleMs` — those of a replica that died — and delivers them with
+ * the same `event_id` (at-least-once; receivers dedupe). The stream is capped by `maxEntries`
+ * and `maxBytes`: past a cap new events are not stored (logged, counted) and still go out from
+ * memory; undelivered events are never trimmed. A Redis outage is logged, counted and retried.
+ */
+export class RedisEventOutbox implements EventOutbox {
+  readonly description: string;
+  private readonly options: ResolvedRedisEventOutboxOptions;
+  private readonly owned = new Map<string, Owned>();
+  private readonly retry: RetryBuffer;
+  private readonly failedAcks = new Set<string>();
+  private readonly counts = {
+    appended: 0,
+    acked: 0,
+    refusedFull: 0,
+    writeErrors: 0,
+    retryDropped: 0,
+    ackErrors: 0,
+    takenOver: 0,
+    redisErrors: 0,
+  };
+  private deliver: ((records: readonly OutboxRecord[]) => void) | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private ticking: Promise<void> | undefined;
+  private closed = false;
+  private readonly lastWarnAt = new Map<string, number>();
+
+  /**
+   * @param client a connected node-redis client (`disableOfflineQueue: true` and a command timeout
+   *   make an outage fail fast, as {@link createRedisEventOutbox} does).
+   * @param ownsClient whether {@link close} closes the client.
+   * @param connect connects the client in {@link start} (see {@link redisEventOutbox}).
+   */
+  constructor(
+    private readonly client: RedisClient,
+    options: RedisEventOutboxOptions,
+    private readonly ownsClient = false,
+    private readonly connect?: () => Promise<void>,
+  ) {
+    this.options = resolveRedisEventOutboxOptions(options);
+    this.description = `redis stream ${this.options.stream} (replica ${this.options.replicaId})`;
+    this.retry = new RetryBuffer(this.options.maxRetryBytes, () => {
+      this.counts.retryDropped += 1;
+      this.warn(
+        'retry',
+        'error',
+        'outbox retry buffer full: the oldest unwritten event is not stored durably (it is still delivered from memory)',
+        {},
+      );
+    });
+  }
+
+  stats(): RedisEventOutboxStats {
+    return { ...this.counts };
+  }
+
+  /** Events of this replica in the stream or waiting to be written (not yet delivered). */
+  get pending(): number {
+    return this.owned.size;
+  }
+
+  async append(record: OutboxRecord): Promise<void> {
+    if (this.closed) throw new Error('the Redis event outbox is closed');
+    const eventId = record.event.event_id;
+    const slot: Owned = {};
+    this.owned.set(eventId, slot);
+    const write = this.write(record);
+    slot.writing = write.then(
+      (id) => void (slot.id = id),
+      () => undefined,
+    );
+    try {
+      slot.id = await write;
+      this.counts.appended += 1;
+    } catch (error) {
+      if (error instanceof OutboxFullError) {
+        this.owned.delete(eventId);
+        this.counts.refusedFull += 1;
+        this.warn('full', 'error', error.message, { event_id: eventId, refused: this.counts.refusedFull });
+      } else {
+        this.counts.writeErrors += 1;
+        this.retry.add(record);
+      }
+      throw error;
+    } finally {
+      slot.writing = undefined;
+    }
+  }
+
+  async ack(eventId: string): Promise<void> {
+    const slot = this.owned.get(eventId);
+    if (!slot) return;
+    if (slot.writing) await slot.writing;
+    if (slot.id === undefined) {
+      this.retry.remove(eventId); // never written: nothing to remove in Redis
+      this.owned.delete(eventId);
+      return;
+    }
+    try {
+      await this.removeEntry(slot.id);
+    } catch (error) {
+      this.counts.ackErrors += 1;
+      this.failedAcks.add(eventId);
+      throw error;
+    }
+    this.failedAcks.delete(eventId);
+    this.owned.delete(eventId);
+    this.counts.acked += 1;
+  }
+
+  /**
+   * Creates the group if needed, hands over this replica's own pending events (a former life under
+   * the same `replicaId`) and any idle ones at once, then renews and takes over every `claimIdleMs / 3`.
+   */
+  async start(deliver: (records: readonly OutboxRecord[]) => void): Promise<void> {
+    if (this.deliver) return;
+    await this.connect?.(); // built by redisEventOutbox(): connects here, failing fast
+    this.deliver = deliver;
+    await this.createGroup();
+    await this.takeOwnHistory();
+    await this.takeOver();
+    const every = Math.max(50, Math.floor(this.options.claimIdleMs / 3));
+    this.timer = setInterval(() => void this.tick(), every);
+    this.timer.unref();
+  }
+
+  /** Stops renewing and taking over; this replica's undelivered events stay for the next owner. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.ticking;
+    if (!this.ownsClient || !this.client.isOpen) return;
+    try {
+      await this.client.close();
+    } catch {
+      this.client.destroy();
+    }
+  }
+
+  /** One background pass; a failed pass is logged and counted, and the next one tries again. */
+  tick(): Promise<void> {
+    this.ticking ??= this.pass().finally(() => {
+      this.ticking = undefined;
+    });
+    return this.ticking;
+  }
+
+  private async pass(): Promise<void> {
+    if (this.closed) return;
+    try {
+      await this.rewrite();
+      for (const eventId of [...this.failedAcks]) await this.ack(eventId);
+      await this.renew();
+      await this.takeOver();
+    } catch (error) {
+      this.counts.redisErrors += 1;
+      if (/NOGROUP/.test(errorText(error))) await this.createGroup().catch(() => undefined);
+      this.warn(
+        'outage',
+        'warn',
+        'Redis outbox unavailable: events still go out from memory; writes, removals and takeover are retried',
+        {
+          error: errorText(error),
+          unwritten: this.retry.size,
+          unwritten_bytes: this.retry.bytes,
+          errors_so_far: this.counts.redisErrors,
+        },
+      );
+    }
+  }
+
+  private async write(record: OutboxRecord): Promise<string> {
+    const { stream, bytesKey, replicaId, maxEntries, maxBytes } = this.options;
+    const { event } = record;
+    const reply = (await this.client.eval(APPEND_SCRIPT, {
+      keys: [stream, bytesKey],
+      arguments: [
+        OUTBOX_GROUP,
+        replicaId,
+        String(maxEntries),
+        String(maxBytes),
+        event.event_id,
+        event.task_id,
+        String(event.seq),
+        String(Math.floor(record.postedAtMs)),
+        record.body,
+      ],
+    })) as [string, string];
+    if (reply[0] === 'ok') return reply[1];
+    const cap = reply[1] === 'entries' ? `maxEntries ${maxEntries}` : `maxBytes ${maxBytes}`;
+    throw new OutboxFullError(
+      `event outbox ${stream} is full (${cap}): new events are not stored durably until delivered ones are removed (they still go out from memory); raise the cap or fix the receiver`,
+    );
+  }
+
+  /** Writes again, in order, the events whose write failed while Redis was away. */
+  private async rewrite(): Promise<void> {
+    for (const record of this.retry.records()) {
+      const slot = this.owned.get(record.event.event_id);
+      this.retry.remove(record.event.event_id);
+      if (!slot || slot.id !== undefined) continue;
+      try {
+        slot.id = await this.write(record);
+        this.counts.appended += 1;
+        // delivered while it was being written again: remove it at once
+        if (this.owned.get(record.event.event_id) !== slot) await this.removeEntry(slot.id);
+      } catch (error) {
+        if (error instanceof OutboxFullError) {
+          this.counts.refusedFull += 1;
+          this.owned.delete(record.event.event_id);
+          continue;
+        }
+        this.retry.unshift(record);
+        throw error;
+      }
+    }
+  }
+
+  /** Resets the idle time of this replica's pending events, so that no live replica takes them. */
+  private async renew(): Promise<void> {
+    const ids: string[] = [];
+    for (const slot of this.owned.values()) if (slot.id !== undefined) ids.push(slot.id);
+    const { stream, replicaId } = this.options;
+    for (let i = 0; i < ids.length; i += RENEW_BATCH) {
+      await this.client.xClaimJustId(stream, OUTBOX_GROUP, replicaId, 0, ids.slice(i, i + RENEW_BATCH));
+    }
+  }
+
+  /** XAUTOCLAIM of the events idle past `claimIdleMs` (a dead replica's), handed to the poster. */
+  private async takeOver(): Promise<void> {
+    const { stream, replicaId, claimIdleMs } = this.options;
+    let cursor = '0-0';
+    for (let page = 0; page < CLAIM_PAGES_PER_TICK && !this.closed; page += 1) {
+      const reply = await this.client.xAutoClaim(stream, OUTBOX_GROUP, replicaId, claimIdleMs, cursor, {
+        COUNT: CLAIM_PAGE,
+      });
+      const messages = reply.messages.flatMap((m) => (m ? [{ id: m.id, fields: m.message }] : []));
+      await this.handOver(messages);
+      cursor = String(reply.nextId);
+      if (cursor === '0-0') return;
+    }
+  }
+
+  /** Reads this replica's own pending entries (a former life under the same replicaId). */
+  private async takeOwnHistory(): Promise<void> {
+    const { stream, replicaId } = this.options;
+    let from = '0-0';
+    for (;;) {
+      // raw: a history read answers a deleted entry as [id, nil], which the typed reply does not take
+      const args = ['XREADGROUP', 'GROUP', OUTBOX_GROUP, replicaId, 'COUNT', String(CLAIM_PAGE)];
+      const reply: unknown = await this.client.sendCommand([...args, 'STREAMS', stream, from]);
+      const entries = entriesOf(reply);
+      if (entries.length === 0) return;
+      await this.handOver(entries);
+      from = entries[entries.length - 1]!.id;
+    }
+  }
+
+  /** Parses taken-over entries and gives them to the poster, each task's events in `seq` order. */
+  private async handOver(entries: readonly StreamEntry[]): Promise<void> {
+    const taken: OutboxRecord[] = [];
+    for (const { id, fields } of entries) {
+      if (fields === undefined) await this.removeEntry(id); // deleted, still pending: forget it
+      if (fields?.e === undefined || this.owned.has(fields.e)) continue;
+      try {
+        taken.push(recordOf(fields));
+      } catch (error) {
+        this.warn('bad', 'error', 'outbox entry is not a valid event; removed', {
+          id,
+          error: errorText(error),
+        });
+        await this.removeEntry(id);
+        continue;
+      }
+      this.owned.set(fields.e, { id });
+    }
+    if (taken.length === 0) return;
+    this.counts.takenOver += taken.length;
+    this.options.logger.info('took over undelivered events from the outbox', {
+      events: taken.length,
+      taken_over_so_far: this.counts.takenOver,
+    });
+    this.deliver?.(inSeqOrder(taken));
+  }
+
+  private async removeEntry(id: string): Promise<void> {
+    const { stream, bytesKey } = this.options;
+    await this.client.eval(ACK_SCRIPT, { keys: [stream, bytesKey], arguments: [OUTBOX_GROUP, id] });
+  }
+
+  private async createGroup(): Promise<void> {
+    try {
+      await this.client.xGroupCreate(this.options.stream, OUTBOX_GROUP, '0', { MKSTREAM: true });
+    } catch (error) {
+      if (!/BUSYGROUP/.test(errorText(error))) throw error;
+    }
+  }
+
+  /** Logs `message` at most once per 10 s per kind. */
+  private warn(kind: string, level: 'warn' | 'error', message: string, meta: Record<string, unknown>): void {
+    const now = Date.now();
+    if (now - (this.lastWarnAt.get(kind) ?? Number.NEGATIVE_INFINITY) < WARN_EVERY_MS) return;
+    this.lastWarnAt.set(kind, now);
+    this.options.logger[level](message, meta);
+  }
+}

@@ -1,0 +1,94 @@
+import { ConfigError, type Logger, silentLogger } from '@robot-mcp-kit/core';
+
+/** Default key prefix of the outbox streams: `rmk:outbox:{<server name>}`. */
+export const DEFAULT_OUTBOX_KEY_PREFIX = 'rmk:outbox:';
+/** Default idle time after which a dead replica's undelivered events are taken over. */
+export const DEFAULT_CLAIM_IDLE_MS = 30_000;
+/** Default most undelivered events in the stream of one server name. */
+export const DEFAULT_OUTBOX_MAX_ENTRIES = 100_000;
+/** Default most bytes of event bodies in the stream of one server name (256 MiB). */
+export const DEFAULT_OUTBOX_MAX_BYTES = 256 * 1024 * 1024;
+/** Default most bytes of events kept in memory to write again once Redis is back (16 MiB). */
+export const DEFAULT_OUTBOX_RETRY_BYTES = 16 * 1024 * 1024;
+
+/** Options of {@link RedisEventOutbox} (besides the client). */
+export interface RedisEventOutboxOptions {
+  /** The server name: its replicas share one stream (`<keyPrefix>{<serverName>}`) and take over each other's events. */
+  readonly serverName: string;
+  /**
+   * This replica's name in the consumer group, e.g. the host name or pod name. A restart under the
+   * same name takes its former life's events back at once; under another name, after `claimIdleMs`.
+   */
+  readonly replicaId: string;
+  /** Every key starts with it (default `rmk:outbox:`). */
+  readonly keyPrefix?: string;
+  /**
+   * How long an event must sit unrenewed before a live replica takes it over (default 30 000 ms).
+   * A running replica renews its own events every third of it, so only a dead (or frozen) one loses them.
+   */
+  readonly claimIdleMs?: number;
+  /** Most undelivered events in the stream (default 100 000); past it, new events are not stored (logged). */
+  readonly maxEntries?: number;
+  /** Most bytes of event bodies in the stream (default 256 MiB); past it, new events are not stored (logged). */
+  readonly maxBytes?: number;
+  /** Most bytes of events whose write failed (Redis down) kept in memory to write again (default 16 MiB). */
+  readonly maxRetryBytes?: number;
+  readonly logger?: Logger;
+}
+
+/** The options with defaults applied and values checked. */
+export interface ResolvedRedisEventOutboxOptions {
+  readonly serverName: string;
+  readonly replicaId: string;
+  readonly stream: string;
+  readonly bytesKey: string;
+  readonly claimIdleMs: number;
+  readonly maxEntries: number;
+  readonly maxBytes: number;
+  readonly maxRetryBytes: number;
+  readonly logger: Logger;
+}
+
+/** @throws ConfigError naming the bad option. */
+export function resolveRedisEventOutboxOptions(
+  options: RedisEventOutboxOptions,
+): ResolvedRedisEventOutboxOptions {
+  const serverName = name('serverName', options?.serverName, '"navigation"');
+  const replicaId = name('replicaId', options.replicaId, 'the host or pod name, e.g. "navigation-0"');
+  const keyPrefix = options.keyPrefix ?? DEFAULT_OUTBOX_KEY_PREFIX;
+  if (typeof keyPrefix !== 'string' || keyPrefix.length === 0) {
+    throw new ConfigError('keyPrefix', 'must be a non-empty string, e.g. "myapp:outbox:", or left out');
+  }
+  // one hash tag: the stream and its byte counter sit in the same cluster slot (one script touches both)
+  const stream = `${keyPrefix}{${serverName}}`;
+  return {
+    serverName,
+    replicaId,
+    stream,
+    bytesKey: `${stream}:bytes`,
+    claimIdleMs: positive('claimIdleMs', options.claimIdleMs, DEFAULT_CLAIM_IDLE_MS),
+    maxEntries: positive('maxEntries', options.maxEntries, DEFAULT_OUTBOX_MAX_ENTRIES),
+    maxBytes: positive('maxBytes', options.maxBytes, DEFAULT_OUTBOX_MAX_BYTES),
+    maxRetryBytes: positive('maxRetryBytes', options.maxRetryBytes, DEFAULT_OUTBOX_RETRY_BYTES),
+    logger: (options.logger ?? silentLogger).child({
+      component: 'redis-event-outbox',
+      stream,
+      replica: replicaId,
+    }),
+  };
+}
+
+function name(option: string, value: unknown, example: string): string {
+  if (typeof value !== 'string' || value.trim() === '' || /[{}\s]/.test(value)) {
+    throw new ConfigError(option, `must be a non-empty string without spaces or braces, e.g. ${example}`);
+  }
+  return value;
+}
+
+function positive(option: string, value: number | undefined, fallback: number): number {
+  const v = value ?? fallback;
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v <= 0) {
+    throw new ConfigError(option, `must be a positive integer (default ${fallback}), got ${String(value)}`);
+  }
+  return v;
+}
