@@ -13,6 +13,10 @@ export interface ReceivedEvent {
 /** A local events endpoint on 127.0.0.1 that verifies every signature with core's `verify`. */
 export class SignedReceiver {
   readonly received: ReceivedEvent[] = [];
+  /** Events refused while {@link down} (503), in arrival order; retries appear again. */
+  readonly refused: TaskEvent[] = [];
+  /** While true, every POST is answered 503 and not recorded as received (an app outage). */
+  down = false;
   private server: Server | undefined;
 
   constructor(readonly secret: string) {}
@@ -24,6 +28,11 @@ export class SignedReceiver {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8');
+        if (this.down) {
+          this.refused.push(parseTaskEvent(body));
+          res.writeHead(503).end();
+          return;
+        }
         const verified = verify(
           this.secret,
           String(req.headers['x-rvc-timestamp']),

@@ -122,6 +122,59 @@ describe('sleeper replicas sharing a Redis task store (RMK_STORE)', () => {
     void clientA;
   });
 
+  it('kill -9 of the owner during a receiver outage loses no event once the receiver is back', async () => {
+    receiver.down = true;
+    try {
+      const { a, clientA, clientB } = await twoReplicas();
+      const taskId = await startSleep(clientA, 120);
+      // A reports progress every second; its POSTs are refused (each task's events wait behind its
+      // first, retried on the schedule), so they wait in its outbox. B reads the progress from Redis.
+      await waitFor(
+        `four progress reports of ${taskId}, read on B`,
+        async () => {
+          const task = await callJson(clientB, 'get_task', { task_id: taskId });
+          return ((task.progress as { eta_s?: number } | null)?.eta_s ?? 120) <= 116;
+        },
+        30_000,
+      );
+      expect(receiver.refused.some((e) => e.task_id === taskId)).toBe(true);
+      a.child.kill('SIGKILL');
+      await exitOf(a.child);
+      await waitFor(
+        `task ${taskId} to be failed by the survivor`,
+        async () => (await callJson(clientB, 'get_task', { task_id: taskId })).state === 'failed',
+        60_000,
+      );
+      receiver.down = false;
+      // B took over A's undelivered events (same event_id) and adds its task_failed after them.
+      const failed = await waitFor(
+        `the task_failed event of ${taskId}`,
+        () => receiver.events.find((e) => e.task_id === taskId && e.type === 'task_failed'),
+        90_000,
+      );
+      const expected = Array.from({ length: failed.seq }, (_, i) => i + 1);
+      await waitFor(
+        `every seq of ${taskId} up to ${failed.seq}`,
+        () => expected.every((seq) => receiver.events.some((e) => e.task_id === taskId && e.seq === seq)),
+        90_000,
+      );
+      const delivered = receiver.received.filter((r) => r.event.task_id === taskId);
+      expect(delivered.every((r) => r.verified)).toBe(true);
+      // one event per seq: a duplicate delivery is the same event (same event_id), never another one
+      for (const seq of expected) {
+        const ids = new Set(delivered.filter((r) => r.event.seq === seq).map((r) => r.event.event_id));
+        expect({ seq, events: ids.size }).toEqual({ seq, events: 1 });
+      }
+      // everything A tried to post before it died arrived, with the same event_id
+      for (const tried of receiver.refused.filter((e) => e.task_id === taskId)) {
+        expect(delivered.some((r) => r.event.event_id === tried.event_id)).toBe(true);
+      }
+      void clientA;
+    } finally {
+      receiver.down = false;
+    }
+  });
+
   it('fails fast at start-up when RMK_STORE names an unreachable Redis', async () => {
     const { child, stderr } = servers.spawn(
       { MCP_TRANSPORT: 'streamable-http', MCP_PORT: '0', RMK_STORE: 'redis://127.0.0.1:1/0' },

@@ -2,6 +2,7 @@ import {
   type Clock,
   createLogger,
   EventPoster,
+  type EventOutbox,
   type EventTransport,
   type Logger,
   systemClock,
@@ -21,6 +22,7 @@ import { TaskStarter } from '../tools/task-starter.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import { builtinFeatures } from '../features/builtin-features.js';
 import { type BuiltinFeatureOptions } from '../features/feature-options.js';
+import { replicaIdFrom, StoreEventOutbox } from './store-outbox.js';
 import { type Feature, type FeatureContext, type FeatureContribution } from './feature.types.js';
 import { type RegisteredTool } from '../tools/registered-tool.js';
 import { type AppExtension, RobotMcpApp } from './robot-mcp-app.js';
@@ -103,17 +105,25 @@ export function bootstrap<T extends object>(
   ];
   const triggers = buildTriggerRegistry(plugins, definition.triggers, instance, ServerClass.name);
 
-  const { poster, taskManager } = createTaskEngine(name, { env, clock, logger, triggers }, options);
+  const storeSetting = taskStoreSetting(env, options.store);
+  const late: { stored?: TaskStoreBridge } = {}; // the bridge needs the poster, the outbox the bridge
+  const outbox = createStoreOutbox(storeSetting, {
+    serverName: name,
+    replicaId: storeSetting ? replicaIdFrom(env) : '',
+    seqs: { seqStored: (taskId, waitMs) => late.stored?.seqStored(taskId, waitMs) ?? Promise.resolve() },
+    logger: logger.child({ component: 'outbox' }),
+  });
+  const { poster, taskManager } = createTaskEngine(name, { env, clock, logger, triggers, outbox }, options);
 
   const schemas = new DtoSchemaBuilder();
   const starter = new TaskStarter(taskManager);
-  const stored = createStoreBridge(taskStoreSetting(env, options.store), {
+  const stored = (late.stored = createStoreBridge(storeSetting, {
     taskManager,
     starter,
     poster,
     serverName: name,
     logger: logger.child({ component: 'task-store' }),
-  });
+  }));
   const context: FeatureContext = {
     definition,
     instance,
@@ -177,11 +187,22 @@ function composeTools(ctx: FeatureContext, contributions: readonly FeatureContri
 /** The event poster (from `eventTransport` or the environment) and the task manager feeding it. */
 function createTaskEngine(
   serverName: string,
-  deps: { env: NodeJS.ProcessEnv; clock: Clock; logger: Logger; triggers: TriggerRegistry },
+  deps: {
+    env: NodeJS.ProcessEnv;
+    clock: Clock;
+    logger: Logger;
+    triggers: TriggerRegistry;
+    outbox: EventOutbox | undefined;
+  },
   options: Pick<BootstrapOptions, 'eventTransport' | 'poster' | 'tasks'>,
 ): { poster: EventPoster; taskManager: TaskManager } {
-  const { env, clock, logger, triggers } = deps;
-  const posterOptions = { clock, logger: logger.child({ component: 'poster' }), ...options.poster };
+  const { env, clock, logger, triggers, outbox } = deps;
+  const posterOptions = {
+    clock,
+    logger: logger.child({ component: 'poster' }),
+    ...options.poster,
+    ...(outbox ? { outbox } : {}),
+  };
   const poster = options.eventTransport
     ? new EventPoster({ serverName, transport: options.eventTransport, ...posterOptions })
     : EventPoster.fromEnv(serverName, { env, ...posterOptions });
@@ -203,4 +224,16 @@ function createStoreBridge(
 ): TaskStoreBridge | undefined {
   if (!setting) return undefined;
   return new TaskStoreBridge({ ...deps, open: () => openTaskStore(setting, deps.logger) });
+}
+
+/**
+ * The durable event outbox of a Redis task store (`RMK_STORE` as a URL): events survive the process
+ * and a survivor delivers a dead replica's. None with a TaskStore object of your own, or no store.
+ */
+function createStoreOutbox(
+  setting: ReturnType<typeof taskStoreSetting>,
+  deps: ConstructorParameters<typeof StoreEventOutbox>[1],
+): EventOutbox | undefined {
+  if (!setting || 'put' in setting) return undefined;
+  return new StoreEventOutbox(setting, deps);
 }

@@ -94,6 +94,19 @@ export class TaskStoreBridge {
   }
 
   /**
+   * Resolves once the task's newest seq reached the store, or after `waitMs` (under a store outage
+   * events still go on; the write keeps being retried). The outbox waits on it before each append.
+   */
+  async seqStored(taskId: string, waitMs: number): Promise<void> {
+    await Promise.resolve(); // the TaskManager notifies its listeners right after posting the event
+    if (!this.writes.has(taskId)) return;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
+    await Promise.race([this.whenWritten(taskId), late]);
+    clearTimeout(timer);
+  }
+
+  /**
    * The start barrier: waits for the task's first write, at most {@link START_WRITE_WAIT_MS} (under
    * a store outage the task_id is still answered — the write keeps being retried — and a warning says so).
    */

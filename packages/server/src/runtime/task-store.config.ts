@@ -73,19 +73,26 @@ export async function openTaskStore(
   logger: Logger,
 ): Promise<TaskStore> {
   if ('put' in setting) return setting;
-  let redis: typeof RedisPackage;
-  try {
-    redis = (await import(REDIS_PACKAGE)) as typeof RedisPackage;
-  } catch (error) {
-    throw new ConfigError(
-      'RMK_STORE',
-      `needs the package ${REDIS_PACKAGE} (${String(error)}); install it next to @robot-mcp-kit/server, or unset RMK_STORE`,
-    );
-  }
+  const redis = await loadRedisPackage();
   try {
     return await redis.createRedisTaskStore({ ...setting, logger });
   } catch (error) {
     if (error instanceof ConfigError) throw new ConfigError('RMK_STORE', error.message.replace(/^url: /, ''));
     throw error;
+  }
+}
+
+/**
+ * `@robot-mcp-kit/redis`, imported only when a store URL is configured.
+ * @throws ConfigError naming RMK_STORE when the package is not installed
+ */
+export async function loadRedisPackage(): Promise<typeof RedisPackage> {
+  try {
+    return (await import(REDIS_PACKAGE)) as typeof RedisPackage;
+  } catch (error) {
+    throw new ConfigError(
+      'RMK_STORE',
+      `needs the package ${REDIS_PACKAGE} (${String(error)}); install it next to @robot-mcp-kit/server, or unset RMK_STORE`,
+    );
   }
 }

@@ -1,0 +1,86 @@
+import { hostname } from 'node:os';
+import {
+  ConfigError,
+  type EventOutbox,
+  type Logger,
+  type OutboxRecord,
+  redactUrlCredentials,
+} from '@robot-mcp-kit/core';
+import { loadRedisPackage, type TaskStoreSettings } from './task-store.config.js';
+
+/** How long an event's outbox write waits for the task store to hold its seq (then it goes on, warned). */
+export const SEQ_STORED_WAIT_MS = 2000;
+
+/** This replica's name in the outbox: `RMK_REPLICA_ID`, else `<host>-<pid>`. */
+export function replicaIdFrom(env: NodeJS.ProcessEnv): string {
+  const given = env.RMK_REPLICA_ID?.trim();
+  if (given === undefined || given === '') return `${hostname()}-${process.pid}`.replace(/[^\w.-]/g, '_');
+  if (!/^[\w.-]{1,100}$/.test(given)) {
+    throw new ConfigError(
+      'RMK_REPLICA_ID',
+      `"${given}" is not valid; use 1 to 100 letters, digits, "_", "." or "-" (e.g. the pod name), or unset it`,
+    );
+  }
+  return given;
+}
+
+/** What the outbox needs from the task store bridge: "this task's newest seq is stored". */
+export interface SeqStore {
+  seqStored(taskId: string, waitMs: number): Promise<void>;
+}
+
+/**
+ * The durable event outbox that comes with a Redis task store (`RMK_STORE`): the Redis Streams
+ * outbox of `@robot-mcp-kit/redis`, loaded on first use (the poster's `open()`), so a server
+ * without a store never loads the package. Before an event is appended, the task store is given
+ * (bounded) time to hold the event's seq: a survivor that marks the task `REPLICA_LOST` numbers its
+ * `task_failed` after every event that was durably written, never beside one of them.
+ */
+export class StoreEventOutbox implements EventOutbox {
+  readonly description: string;
+  private loaded: Promise<EventOutbox> | undefined;
+
+  constructor(
+    private readonly settings: TaskStoreSettings,
+    private readonly deps: {
+      serverName: string;
+      replicaId: string;
+      seqs: SeqStore;
+      logger: Logger;
+    },
+  ) {
+    this.description = `${redactUrlCredentials(settings.url)} outbox of ${deps.serverName}`;
+  }
+
+  async append(record: OutboxRecord): Promise<void> {
+    await this.deps.seqs.seqStored(record.event.task_id, SEQ_STORED_WAIT_MS);
+    await (await this.outbox()).append(record);
+  }
+
+  async ack(eventId: string): Promise<void> {
+    await (await this.outbox()).ack(eventId);
+  }
+
+  async start(deliver: (records: readonly OutboxRecord[]) => void): Promise<void> {
+    await (await this.outbox()).start(deliver);
+  }
+
+  async close(): Promise<void> {
+    if (this.loaded) await (await this.loaded).close();
+  }
+
+  private outbox(): Promise<EventOutbox> {
+    this.loaded ??= loadRedisPackage().then((redis) =>
+      redis.redisEventOutbox({
+        url: this.settings.url,
+        serverName: this.deps.serverName,
+        replicaId: this.deps.replicaId,
+        // a replica silent for a lease is gone: its tasks fail REPLICA_LOST, its events move on
+        ...(this.settings.leaseMs !== undefined ? { claimIdleMs: this.settings.leaseMs } : {}),
+        ...(this.settings.keyPrefix !== undefined ? { keyPrefix: `${this.settings.keyPrefix}outbox:` } : {}),
+        logger: this.deps.logger,
+      }),
+    );
+    return this.loaded;
+  }
+}
