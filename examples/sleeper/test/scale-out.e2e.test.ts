@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createClient } from 'redis';
 import { callJson, ChildServers, exitOf } from '../../../test/support/child-server.js';
+import { WireClient } from '../../../test/support/mcp-2026.wire-client.js';
 import { SignedReceiver } from '../../../test/support/signed-receiver.js';
 import { waitFor } from '../../../test/support/until.js';
 
@@ -87,6 +88,36 @@ describe('sleeper replicas sharing a Redis task store (RMK_STORE)', () => {
     expect((await callJson(clientA, 'get_task', { task_id: taskId })).state).toBe('cancelled');
     expect((await callJson(clientB, 'get_task', { task_id: taskId })).state).toBe('cancelled');
     expect((await callJson(clientB, 'get_task', { task_id: 'slee-nope' })).error).toBe('not_found');
+  });
+
+  it('a SEP-2663 task started on A is polled and cancelled through B (MCP 2026-07-28, no sessions)', async () => {
+    const { a, b, clientA } = await twoReplicas();
+    const onA = new WireClient(a.url, true);
+    const onB = new WireClient(b.url, true);
+    const created = await onA.result('tools/call', { name: 'sleep_task', arguments: { duration_s: 120 } });
+    expect(created.resultType).toBe('task');
+    const handle = created.taskId as string;
+    const kitId = (created._meta as Record<string, string>)['robot-mcp-kit/task_id']!;
+    // durable creation: the handle is readable on the other replica as soon as A answered
+    expect(await onB.result('tasks/get', { taskId: handle })).toMatchObject({
+      taskId: handle,
+      status: 'working',
+      _meta: { 'robot-mcp-kit/task_id': kitId },
+    });
+    expect((await onB.request('tasks/get', { taskId: randomUUID() })).error?.code).toBe(-32602);
+    expect(await onB.result('tasks/cancel', { taskId: handle })).toMatchObject({ resultType: 'complete' });
+    // the owner's TaskManager stopped the work; both replicas and both protocols agree
+    await waitFor(
+      `${kitId} to be cancelled on its owner`,
+      async () => (await callJson(clientA, 'get_task', { task_id: kitId })).state === 'cancelled',
+      30_000,
+    );
+    await waitFor(
+      `tasks/get of ${handle} on B to say cancelled`,
+      async () => (await onB.result('tasks/get', { taskId: handle })).status === 'cancelled',
+      30_000,
+    );
+    expect((await onA.result('tasks/get', { taskId: handle })).status).toBe('cancelled');
   });
 
   it('marks the tasks of a killed replica failed with REPLICA_LOST and posts a signed task_failed', async () => {

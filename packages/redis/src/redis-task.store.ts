@@ -126,6 +126,18 @@ export class RedisTaskStore implements TaskStore {
     this.counts.puts += 1;
   }
 
+  async putAlias(alias: string, taskId: string, ttlMs: number): Promise<void> {
+    const px = Math.max(1, Math.round(ttlMs));
+    await this.round('write a task alias', () =>
+      this.client.set(this.keys.alias(alias), taskId, { expiration: { type: 'PX', value: px } }),
+    );
+  }
+
+  async getAlias(alias: string): Promise<string | undefined> {
+    const taskId = await this.round('read a task alias', () => this.client.get(this.keys.alias(alias)));
+    return taskId ?? undefined;
+  }
+
   async get(scope: string, taskId: string): Promise<StoredTask | undefined> {
     const entry = await this.readRaw(taskId);
     return entry?.scope === scope ? entry : undefined;

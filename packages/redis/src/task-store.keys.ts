@@ -32,6 +32,11 @@ export class TaskStoreKeys {
     return `${this.prefix}lost:${taskId}`;
   }
 
+  /** STRING with expiry: the task id another name (a SEP-2663 handle) stands for. */
+  alias(alias: string): string {
+    return `${this.prefix}alias:${alias}`;
+  }
+
   /** Pub/sub channel of the cancel requests for a replica's tasks. */
   cancelChannel(replicaId: string): string {
     return `${this.prefix}cancel:${replicaId}`;

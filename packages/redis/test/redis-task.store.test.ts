@@ -80,6 +80,20 @@ describe('RedisTaskStore on the real Redis (127.0.0.1:6379)', () => {
     expect((await store.list('alice')).map((e) => e.task.task_id)).toEqual([other.task.task_id]);
   });
 
+  it('keeps a task alias (a SEP-2663 handle) shared by the replicas, with its expiry', async () => {
+    const [one, two] = [await open(), await open()];
+    const handle = randomUUID();
+    await one.putAlias(handle, 'slee-abc123', 60_000);
+    expect(await two.getAlias(handle)).toBe('slee-abc123');
+    const ttl = await admin.pTTL(one.keys.alias(handle));
+    expect(ttl).toBeGreaterThan(50_000);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+    expect(await two.getAlias(randomUUID())).toBeUndefined();
+    const brief = randomUUID();
+    await one.putAlias(brief, 'slee-def456', 50);
+    await until(async () => (await two.getAlias(brief)) === undefined, 'the alias to expire');
+  });
+
   it('expires a finished task by key expiry and drops it from the index', async () => {
     const store = await open({ finishedTtlS: 0.3 });
     const done = entry(store, `d-${randomUUID()}`, 'succeeded', `ttl-${randomUUID()}`);

@@ -20,6 +20,7 @@ export class InMemoryTaskStore implements TaskStore {
   private readonly tasks = new Map<string, StoredTask>();
   private readonly finished = new Set<string>();
   private readonly cancelListeners = new Set<CancelRequestListener>();
+  private readonly aliases = new Map<string, { taskId: string; expiresAt: number }>();
   private readonly maxFinished: number;
 
   constructor(options: { replicaId?: string; maxFinished?: number } = {}) {
@@ -55,6 +56,23 @@ export class InMemoryTaskStore implements TaskStore {
     const all = [...this.tasks.values()].filter((e) => e.scope === scope).map((e) => structuredClone(e));
     all.sort((a, b) => Date.parse(a.task.created_at) - Date.parse(b.task.created_at));
     return Promise.resolve(all);
+  }
+
+  putAlias(alias: string, taskId: string, ttlMs: number): Promise<void> {
+    const now = Date.now();
+    for (const [key, value] of this.aliases) if (value.expiresAt <= now) this.aliases.delete(key);
+    this.aliases.set(alias, { taskId, expiresAt: now + ttlMs });
+    // as bounded as the tasks: at most one alias per kept task, oldest dropped first
+    for (const oldest of this.aliases.keys()) {
+      if (this.aliases.size <= this.tasks.size + 1) break;
+      this.aliases.delete(oldest);
+    }
+    return Promise.resolve();
+  }
+
+  getAlias(alias: string): Promise<string | undefined> {
+    const found = this.aliases.get(alias);
+    return Promise.resolve(found && found.expiresAt > Date.now() ? found.taskId : undefined);
   }
 
   requestCancel(entry: StoredTask): Promise<void> {

@@ -41,6 +41,13 @@ export interface TaskStore {
   get(scope: string, taskId: string): Promise<StoredTask | undefined>;
   /** The tasks of `scope` in creation order. */
   list(scope: string): Promise<StoredTask[]>;
+  /**
+   * Records `alias` (an opaque, high-entropy handle such as a SEP-2663 wire `taskId`) as another
+   * name of `taskId` for `ttlMs`, so that any replica finds the task by it.
+   */
+  putAlias(alias: string, taskId: string, ttlMs: number): Promise<void>;
+  /** The task id an alias names, or undefined (unknown or expired). Check the scope with {@link get}. */
+  getAlias(alias: string): Promise<string | undefined>;
   /** Asks the task's owner replica to cancel it; resolves once the request is sent. */
   requestCancel(entry: StoredTask): Promise<void>;
   /** Observes cancel requests for tasks this replica owns; returns the function that stops it. */

@@ -54,4 +54,17 @@ describe('InMemoryTaskStore', () => {
     await store.requestCancel(stored('y', 'running', 0));
     expect(asked).toEqual(['x']);
   });
+
+  it('keeps task aliases until their expiry, bounded by the tasks it keeps', async () => {
+    const store = new InMemoryTaskStore({ maxFinished: 1 });
+    await store.put(stored('a', 'running', 1000));
+    await store.putAlias('handle-a', 'a', 60_000);
+    expect(await store.getAlias('handle-a')).toBe('a');
+    expect(await store.getAlias('handle-b')).toBeUndefined();
+    await store.putAlias('gone', 'a', -1);
+    expect(await store.getAlias('gone')).toBeUndefined();
+    for (let i = 0; i < 10; i += 1) await store.putAlias(`h${i}`, 'a', 60_000);
+    expect(await store.getAlias('h9')).toBe('a');
+    expect(await store.getAlias('handle-a')).toBeUndefined();
+  });
 });

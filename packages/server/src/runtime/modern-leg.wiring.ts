@@ -6,7 +6,8 @@ import { type ToolRegistry } from '../tools/tool-registry.js';
 import { ExtensionTaskIndex } from './extension-task.index.js';
 import { modernServerFactory } from './modern-server.factory.js';
 import { TaskChangePublisher } from './modern-task.resources.js';
-import { TasksExtension } from './tasks-extension.handlers.js';
+import { TASKS_EXTENSION_DEFAULTS, TasksExtension } from './tasks-extension.handlers.js';
+import { type TaskStoreBridge } from './task-store.bridge.js';
 
 /** What the app hands the MCP 2026-07-28 leg. */
 export interface ModernWiringOptions {
@@ -21,6 +22,8 @@ export interface ModernWiringOptions {
    * feature is on (`tasks://` resources are served and their changes published); undefined when off.
    */
   readonly resourceUpdateIntervalMs: number | undefined;
+  /** The shared task store (`RMK_STORE`): SEP-2663 handles are answered by every replica. */
+  readonly stored?: TaskStoreBridge;
 }
 
 /**
@@ -40,7 +43,12 @@ export class ModernWiring {
       definition: options.definition,
       registry: options.registry,
       principals: options.principals,
-      tasks: new TasksExtension(options.taskManager, new ExtensionTaskIndex(options.clock)),
+      tasks: new TasksExtension(
+        options.taskManager,
+        new ExtensionTaskIndex(options.clock),
+        TASKS_EXTENSION_DEFAULTS,
+        options.stored,
+      ),
       ...(options.resourceUpdateIntervalMs !== undefined ? { taskResources: options.taskManager } : {}),
     });
   }

@@ -114,7 +114,7 @@ async function callTool(
       // The caller takes tasks: answer a task handle. A start that fails is answered exactly as
       // the plain call answers it (the same tool error; nothing was started).
       const started = await tool.start(params.arguments, call).catch(() => undefined);
-      if (started) return parts.tasks.created(started, ctx) as unknown as CallToolResult;
+      if (started) return (await parts.tasks.created(started, ctx)) as unknown as CallToolResult;
     }
     return (await tool.call(params.arguments, call)) as CallToolResult;
   } finally {

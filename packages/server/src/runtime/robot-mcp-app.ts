@@ -235,6 +235,7 @@ export class RobotMcpApp {
       taskManager: this.taskManager,
       clock: this.clock,
       logger: this.logger,
+      ...(this.stored ? { stored: this.stored } : {}),
       // Served on the 2026 leg as the task-resources feature serves them on the 2025 one.
       resourceUpdateIntervalMs: (this.extension('task-resources') as TaskResourcesExtension | undefined)
         ?.intervalMs,

@@ -129,6 +129,33 @@ export class TaskStoreBridge {
     return this.store ? this.store.get(scope, taskId) : undefined;
   }
 
+  /**
+   * Records another name of a task (a SEP-2663 handle) in the store, so every replica finds the
+   * task by it. Waits at most {@link START_WRITE_WAIT_MS}; a failure is logged and counted (the
+   * creating replica still answers for the handle).
+   */
+  async putAlias(alias: string, taskId: string, ttlMs: number): Promise<void> {
+    const store = this.store;
+    if (!store) return;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, START_WRITE_WAIT_MS)));
+    const written = store.putAlias(alias, taskId, ttlMs).catch((error: unknown) => {
+      this.failedWrites += 1;
+      this.parts.logger.warn('task store: could not record a task handle; other replicas will not find it', {
+        task_id: taskId,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    });
+    await Promise.race([written, late]);
+    clearTimeout(timer);
+  }
+
+  /** The task an alias names, if it is a task of `scope`. */
+  async getByAlias(scope: string, alias: string): Promise<StoredTask | undefined> {
+    const taskId = this.store ? await this.store.getAlias(alias) : undefined;
+    return taskId === undefined ? undefined : this.get(scope, taskId);
+  }
+
   /** The tasks of `scope` on every replica. */
   async list(scope: string): Promise<StoredTask[]> {
     return this.store ? this.store.list(scope) : [];

@@ -5,11 +5,28 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { type TaskInfo, type TaskManager } from '@robot-mcp-kit/core';
+import {
+  ANONYMOUS_SCOPE,
+  parseTaskInfo,
+  type StoredTask,
+  type TaskInfo,
+  type TaskManager,
+} from '@robot-mcp-kit/core';
 import { z } from 'zod';
 import { taskPayloadResult } from '../features/native-tasks/task-payload.builder.js';
 import { statusMessageOf } from '../features/native-tasks/task-status.mapper.js';
 import { type ExtensionTaskEntry, type ExtensionTaskIndex } from './extension-task.index.js';
+import { type TaskStoreBridge } from './task-store.bridge.js';
+
+/** How long tasks/cancel of another replica's task waits for the owner to confirm. */
+const REMOTE_CANCEL_WAIT_MS = 2000;
+
+/** A task found by its handle: here (`stored` undefined) or on another replica through the store. */
+interface FoundTask {
+  readonly entry: ExtensionTaskEntry;
+  readonly info: TaskInfo;
+  readonly stored?: StoredTask;
+}
 
 /** The tasks extension's identifier (SEP-2663). */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -64,16 +81,22 @@ export class TasksExtension {
     private readonly taskManager: TaskManager,
     private readonly index: ExtensionTaskIndex,
     private readonly options: TasksExtensionOptions = TASKS_EXTENSION_DEFAULTS,
+    /** With a shared task store (`RMK_STORE`), handles are recorded there: any replica answers. */
+    private readonly stored?: TaskStoreBridge,
   ) {}
 
-  /** The `resultType: "task"` answer of a tools/call that started `info` (readable by tasks/get at once). */
-  created(info: TaskInfo, ctx: ServerContext): Record<string, unknown> {
+  /**
+   * The `resultType: "task"` answer of a tools/call that started `info`, readable by tasks/get
+   * before it is returned (durable creation: with a task store, on every replica).
+   */
+  async created(info: TaskInfo, ctx: ServerContext): Promise<Record<string, unknown>> {
     const entry = this.index.add(
       info.task_id,
       principalOf(ctx),
       this.options.ttlMs,
       this.options.pollIntervalMs,
     );
+    await this.stored?.putAlias(entry.handle, entry.taskId, entry.ttlMs);
     const current = this.taskManager.get(info.task_id) ?? info;
     const { result: _result, ...task } = this.detailed(entry, current);
     return { resultType: 'task', ...task };
@@ -81,22 +104,23 @@ export class TasksExtension {
 
   /** Installs tasks/get, tasks/update and tasks/cancel on one v2 server. */
   install(server: Server): void {
-    server.setRequestHandler('tasks/get', { params: TaskIdParams }, (params, ctx) => {
-      const { entry, info } = this.lookup(params.taskId, ctx);
+    server.setRequestHandler('tasks/get', { params: TaskIdParams }, async (params, ctx) => {
+      const { entry, info } = await this.lookup(params.taskId, ctx);
       return { resultType: 'complete', ...this.detailed(entry, info) };
     });
-    server.setRequestHandler('tasks/update', { params: TaskIdParams }, (params, ctx) => {
-      this.lookup(params.taskId, ctx); // the kit's tasks never ask for input: nothing to apply
+    server.setRequestHandler('tasks/update', { params: TaskIdParams }, async (params, ctx) => {
+      await this.lookup(params.taskId, ctx); // the kit's tasks never ask for input: nothing to apply
       return { resultType: 'complete' };
     });
     server.setRequestHandler('tasks/cancel', { params: TaskIdParams }, async (params, ctx) => {
-      const { entry } = this.lookup(params.taskId, ctx);
-      await this.taskManager.cancel(entry.taskId);
+      const { entry, stored } = await this.lookup(params.taskId, ctx);
+      if (stored) await this.stored?.cancelRemote(stored, REMOTE_CANCEL_WAIT_MS);
+      else await this.taskManager.cancel(entry.taskId);
       return { resultType: 'complete' };
     });
   }
 
-  private lookup(handle: string, ctx: ServerContext): { entry: ExtensionTaskEntry; info: TaskInfo } {
+  private async lookup(handle: string, ctx: ServerContext): Promise<FoundTask> {
     if (!declaresTasks(ctx)) {
       throw new MissingRequiredClientCapabilityError(
         { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
@@ -105,10 +129,29 @@ export class TasksExtension {
     }
     const entry = this.index.get(handle, principalOf(ctx));
     const info = entry && this.taskManager.get(entry.taskId);
-    if (!entry || !info) {
+    const found = entry && info ? { entry, info } : await this.lookupElsewhere(handle, ctx);
+    if (!found) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Failed to retrieve task: Task not found');
     }
-    return { entry, info };
+    return found;
+  }
+
+  /** A handle created on another replica, through the shared task store (scoped to the principal). */
+  private async lookupElsewhere(handle: string, ctx: ServerContext): Promise<FoundTask | undefined> {
+    if (!this.stored?.active) return undefined;
+    const principal = principalOf(ctx);
+    const stored = await this.stored.getByAlias(principal ?? ANONYMOUS_SCOPE, handle);
+    if (!stored) return undefined;
+    const info = parseTaskInfo(stored.task);
+    const entry: ExtensionTaskEntry = {
+      handle,
+      taskId: stored.task.task_id,
+      principal,
+      createdAt: info.created_at.getTime(),
+      ttlMs: this.options.ttlMs,
+      pollIntervalMs: this.options.pollIntervalMs,
+    };
+    return { entry, info, stored };
   }
 
   /** The DetailedTask of `info` (result inlined once it ended; the TaskInfo JSON for a cancelled one). */
