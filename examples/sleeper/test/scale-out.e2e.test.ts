@@ -77,6 +77,15 @@ describe('sleeper replicas sharing a Redis task store (RMK_STORE)', () => {
       task_id: taskId,
       state: 'running',
     });
+    const running = await clientB.readResource({ uri: 'tasks://running' });
+    const runningTasks = (
+      JSON.parse((running.contents[0] as { text: string }).text) as {
+        tasks: { task_id: string }[];
+      }
+    ).tasks;
+    expect(runningTasks.map((t) => t.task_id)).toContain(taskId);
+    const { resources } = await clientB.listResources();
+    expect(resources.map((r) => r.uri)).toContain(`tasks://${taskId}`);
     const listed = (await callJson(clientB, 'list_tasks', { states: ['running'] })) as {
       tasks: { task_id: string }[];
     };

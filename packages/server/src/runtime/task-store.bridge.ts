@@ -3,9 +3,11 @@ import {
   type EventPoster,
   type JsonObject,
   type Logger,
+  parseTaskInfo,
   type StoredTask,
   type TaskChange,
   TaskEvent,
+  type TaskInfo,
   type TaskInfoJson,
   type TaskManager,
   type TaskStore,
@@ -154,6 +156,29 @@ export class TaskStoreBridge {
   async getByAlias(scope: string, alias: string): Promise<StoredTask | undefined> {
     const taskId = this.store ? await this.store.getAlias(alias) : undefined;
     return taskId === undefined ? undefined : this.get(scope, taskId);
+  }
+
+  /**
+   * This replica's tasks and the stored ones of other replicas in `scope`, in creation order (a
+   * stored task that cannot be read is left out, with a warning).
+   */
+  async tasksOf(scope: string): Promise<TaskInfo[]> {
+    const { taskManager, logger } = this.parts;
+    const local = taskManager.list();
+    const known = new Set(local.map((t) => t.task_id));
+    const all = [...local];
+    for (const entry of await this.list(scope)) {
+      if (known.has(entry.task.task_id)) continue;
+      try {
+        all.push(parseTaskInfo(JSON.stringify(entry.task)));
+      } catch (error) {
+        logger.warn('a stored task could not be read; left out', {
+          task_id: entry.task.task_id,
+          error: String(error),
+        });
+      }
+    }
+    return all.sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
   }
 
   /** The tasks of `scope` on every replica. */

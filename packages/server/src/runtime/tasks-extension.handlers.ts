@@ -142,7 +142,7 @@ export class TasksExtension {
     const principal = principalOf(ctx);
     const stored = await this.stored.getByAlias(principal ?? ANONYMOUS_SCOPE, handle);
     if (!stored) return undefined;
-    const info = parseTaskInfo(stored.task);
+    const info = parseTaskInfo(JSON.stringify(stored.task)); // a value of any realm
     const entry: ExtensionTaskEntry = {
       handle,
       taskId: stored.task.task_id,

@@ -1,11 +1,9 @@
 import { IsArray, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import {
-  parseTaskInfo,
   RobotMcpKitError,
   type StoredTask,
   TASK_STATES,
-  type TaskInfo,
   type TaskManager,
   type TaskState,
 } from '@robot-mcp-kit/core';
@@ -160,36 +158,14 @@ export function createReconciliationTools(
       ListTasksArgs,
       { title: 'List tasks', readOnlyHint: true, openWorldHint: false },
       async (args, call) =>
-        pageOfTasks(
-          stored?.active ? everyReplica(taskManager, await stored.list(scopeOf(call))) : taskManager,
-          {
-            states: (args.states as TaskState[] | null | undefined) ?? undefined,
-            limit: (args.limit as number | null | undefined) ?? Infinity,
-            cursor: (args.cursor as string | null | undefined) ?? undefined,
-            logger: taskManager.logger,
-          },
-        ),
+        pageOfTasks(stored?.active ? await stored.tasksOf(scopeOf(call)) : taskManager, {
+          states: (args.states as TaskState[] | null | undefined) ?? undefined,
+          limit: (args.limit as number | null | undefined) ?? Infinity,
+          cursor: (args.cursor as string | null | undefined) ?? undefined,
+          logger: taskManager.logger,
+        }),
     ),
   ];
-}
-
-/** This replica's tasks and the stored ones of other replicas, in creation order. */
-function everyReplica(taskManager: TaskManager, entries: readonly StoredTask[]): TaskInfo[] {
-  const local = taskManager.list();
-  const known = new Set(local.map((t) => t.task_id));
-  const all = [...local];
-  for (const entry of entries) {
-    if (known.has(entry.task.task_id)) continue;
-    try {
-      all.push(parseTaskInfo(JSON.stringify(entry.task)));
-    } catch (error) {
-      taskManager.logger.warn('a stored task could not be read; left out of list_tasks', {
-        task_id: entry.task.task_id,
-        error: String(error),
-      });
-    }
-  }
-  return all.sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
 }
 
 function isListPage(value: unknown): value is ListPage {

@@ -6,7 +6,14 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { type Clock, type Logger, shortText, type TaskInfoJson, type TaskManager } from '@robot-mcp-kit/core';
+import {
+  type Clock,
+  type Logger,
+  shortText,
+  type TaskInfo,
+  type TaskInfoJson,
+  type TaskManager,
+} from '@robot-mcp-kit/core';
 import { type Feature } from '../../runtime/feature.types.js';
 import { type AppExtension } from '../../runtime/robot-mcp-app.js';
 import { type SessionContext } from '../../tools/registered-tool.js';
@@ -76,13 +83,16 @@ export class TaskResourceHub {
         description: 'The running tasks of this server as {"tasks": [TaskInfo, ...]}; subscribe for changes.',
         mimeType: MIME,
       },
-      (uri) => this.json(uri, { tasks: this.taskManager.list(['running']).map((t) => t.toJSON()) }),
+      async (uri) => {
+        const tasks = (await this.tasksOf(session)).filter((t) => t.state === 'running');
+        return this.json(uri, { tasks: tasks.map((t) => t.toJSON()) });
+      },
     );
     mcp.registerResource(
       'task',
       new ResourceTemplate(TASK_URI_TEMPLATE, {
-        list: () => ({
-          resources: this.taskManager.list().map((t) => ({
+        list: async () => ({
+          resources: (await this.tasksOf(session)).map((t) => ({
             uri: taskUri(t.task_id),
             name: t.task_id,
             title: `${t.tool} (${t.state})`,
@@ -124,6 +134,12 @@ export class TaskResourceHub {
     this.stop();
     this.coalescer.close();
     this.subscribers.clear();
+  }
+
+  /** The tasks this session may see: this replica's, and with a task store the other replicas' too. */
+  private async tasksOf(session: SessionContext): Promise<TaskInfo[]> {
+    if (!this.stored?.active) return this.taskManager.list();
+    return this.stored.tasksOf(this.stored.scopeOfSession(session.id));
   }
 
   /** A task of another replica, read from the task store (same principal), when one is configured. */
