@@ -2,17 +2,9 @@ import { type Clock, type Logger, type TaskEvent, type TimerHandle } from '@robo
 import { coalescedSeqsOf, skipCoalesced } from './coalesced-seqs.js';
 import { type SeqGap, type TrackedTask } from './receiver.types.js';
 import { type SeqStateStore } from './seq-state.port.js';
+import { type Deliver, deliverWithSharedSeq, type Outcome } from './shared-seq.step.js';
 
-/**
- * What became of one event handed to the tracker. `retryAfterS`: not handed to the app because
- * the shared seq state could not answer (refuse with 503 + Retry-After).
- */
-export type Outcome =
-  | { readonly delivered: true }
-  | { readonly delivered: false; readonly error: unknown; readonly retryAfterS?: number };
-
-/** Hands one event to the app; `late` when its seq is not newer than one already delivered. */
-export type Deliver = (event: TaskEvent, late: boolean) => Promise<Outcome>;
+export type { Deliver, Outcome } from './shared-seq.step.js';
 
 export interface SeqTrackerOptions {
   readonly deliver: Deliver;
@@ -132,38 +124,19 @@ export class SeqTracker {
     if (track.held.length > 0) await this.drain(track, false);
   }
 
-  /** With a shared {@link SeqStateStore}: the gap decision and the highest seq live in the store. */
+  /** With a shared {@link SeqStateStore}: see {@link deliverWithSharedSeq}. */
   private async processShared(store: SeqStateStore, track: TaskTrack, event: TaskEvent): Promise<Outcome> {
-    const ref = { server: track.server, taskId: track.taskId };
-    const ranges = coalescedSeqsOf(event);
-    const begun = await store.begin(ref, event.seq, ranges ?? []);
-    if (begun.state === 'unavailable') {
-      return { delivered: false, error: new Error('seq state unavailable'), retryAfterS: begun.retryAfterS };
+    const { logger, deliver, reportGap } = this.options;
+    const { outcome, advancedFrom } = await deliverWithSharedSeq(
+      { store, deliver, reportGap, logger },
+      event,
+    );
+    if (advancedFrom !== undefined) {
+      const ranges = coalescedSeqsOf(event);
+      if (ranges) this.coalescedCount += countNew(ranges, advancedFrom, event.seq);
+      track.highest = Math.max(track.highest, event.seq);
+      if (TERMINAL_TYPES.has(event.type)) this.markFinished(track);
     }
-    if (begun.gapExpected !== undefined) {
-      this.options.reportGap({
-        task_id: track.taskId,
-        server: track.server,
-        expected: begun.gapExpected,
-        got: event.seq,
-      });
-    }
-    const late = event.seq <= begun.highest;
-    const outcome = await this.options.deliver(event, late);
-    if (!outcome.delivered || late) return outcome;
-    const terminal = TERMINAL_TYPES.has(event.type);
-    let before = begun.highest;
-    try {
-      before = await store.commit(ref, event.seq, terminal);
-    } catch (err) {
-      this.options.logger.error(
-        'the shared seq state did not take a delivered seq; the next event of the task may be reported as a gap',
-        { server: track.server, task_id: track.taskId, seq: event.seq, error: errorText(err) },
-      );
-    }
-    if (ranges) this.coalescedCount += countNew(ranges, before, event.seq);
-    track.highest = Math.max(track.highest, event.seq);
-    if (terminal) this.markFinished(track);
     return outcome;
   }
 
@@ -307,11 +280,6 @@ function countNew(ranges: readonly [number, number][], highest: number, seq: num
     if (b >= a) count += b - a + 1;
   }
   return count;
-}
-
-function errorText(err: unknown): string {
-  const message = (err as { message?: unknown } | null)?.message;
-  return typeof message === 'string' ? message : String(err);
 }
 
 function isIdle(track: TaskTrack): boolean {

@@ -83,6 +83,18 @@ describe('event receiver with a shared seq state (seqState.store)', () => {
     expect(running[0]!.receiver.stats().seqStateUnavailable).toBe(1);
   });
 
+  it('answers 500 (the poster retries) when the store throws, without delivering or hanging', async () => {
+    const broken: SeqStateStore = {
+      begin: () => Promise.reject(new Error('store bug')),
+      commit: () => 0,
+    };
+    const url = await start(broken);
+    const answer = await postEvent(url, makeEvent({ task_id: 'slee-broken', seq: 1 }));
+    expect(answer.status).toBe(500);
+    expect(answer.json).toEqual({ error: 'delivery_failed' });
+    expect(delivered).toEqual([]);
+  });
+
   it('rejects a store that is not a SeqStateStore, and inOrder with a shared store, by name', () => {
     const onEvent = (): void => undefined;
     expect(() =>
