@@ -18,6 +18,9 @@ export type {
 export type { NodeHttpHandler } from './receiver/node-http.handler.js';
 export type { DedupeStore, DedupeClaim } from './receiver/dedupe-store.port.js';
 export { InMemoryDedupeStore } from './receiver/in-memory-dedupe.store.js';
+export type { SeqStateStore, SeqBegin, SeqTaskRef } from './receiver/seq-state.port.js';
+export { InMemorySeqStateStore } from './receiver/in-memory-seq-state.store.js';
+export type { InMemorySeqStateStoreOptions } from './receiver/in-memory-seq-state.store.js';
 export type { InMemoryDedupeStoreOptions } from './receiver/in-memory-dedupe.store.js';
 export { coalescedSeqsOf } from './receiver/coalesced-seqs.js';
 export {

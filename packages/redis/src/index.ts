@@ -17,6 +17,14 @@ export {
 } from './redis-dedupe.options.js';
 export type { RedisDedupeOptions } from './redis-dedupe.options.js';
 
+// Receiver side: per-task seq/gap state shared by several app instances
+export { RedisSeqStateStore } from './redis-seq-state.store.js';
+export type { RedisSeqStateStats } from './redis-seq-state.store.js';
+export { createRedisSeqStateStore } from './redis-seq-state.factory.js';
+export type { CreateRedisSeqStateStoreOptions } from './redis-seq-state.factory.js';
+export { DEFAULT_SEQ_KEY_PREFIX, DEFAULT_SEQ_IDLE_TTL_S } from './redis-seq-state.options.js';
+export type { RedisSeqStateOptions } from './redis-seq-state.options.js';
+
 // Server side: a task store shared by several server replicas
 export { RedisTaskStore } from './redis-task.store.js';
 export type { RedisTaskStoreStats } from './redis-task.store.js';

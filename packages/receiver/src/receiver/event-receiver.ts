@@ -42,6 +42,7 @@ export class EventReceiver {
     late: 0,
     dedupeFull: 0,
     dedupeUnavailable: 0,
+    seqStateUnavailable: 0,
   };
   private lastFullWarnAt = Number.NEGATIVE_INFINITY;
   private readonly byStatus: Record<number, number> = {};
@@ -58,6 +59,7 @@ export class EventReceiver {
       finishedTtlMs: this.options.finishedTtlMs,
       clock,
       logger,
+      seqState: this.options.seqState,
     });
     this.handler = createNodeHandler(this, logger);
   }
@@ -187,7 +189,12 @@ export class EventReceiver {
     if (claim.state === 'in_flight') return responses.deliveryFailed();
     const outcome: Outcome = await this.tracker.submit(event);
     await claim.settle(outcome.delivered);
-    return outcome.delivered ? responses.accepted() : responses.deliveryFailed();
+    if (outcome.delivered) return responses.accepted();
+    if (outcome.retryAfterS !== undefined) {
+      this.counts.seqStateUnavailable += 1;
+      return responses.seqStateUnavailable(outcome.retryAfterS);
+    }
+    return responses.deliveryFailed();
   }
 
   /** 503 + Retry-After: the dedupe store cannot take another id without forgetting a live one. */

@@ -1,6 +1,7 @@
 import { type Clock, ConfigError, type Logger, silentLogger, systemClock } from '@robot-mcp-kit/core';
 import { type DedupeStore } from './dedupe-store.port.js';
 import { InMemoryDedupeStore } from './in-memory-dedupe.store.js';
+import { type SeqStateStore } from './seq-state.port.js';
 import { type EventHandler, type EventReceiverOptions, type GapHandler } from './receiver.types.js';
 
 /** Default `maxBodyBytes`: 1 MiB. */
@@ -29,6 +30,7 @@ export interface ResolvedOptions {
   readonly holdMs: number | undefined;
   readonly maxTasks: number;
   readonly finishedTtlMs: number;
+  readonly seqState: SeqStateStore | undefined;
   readonly logger: Logger;
   readonly clock: Clock;
 }
@@ -55,6 +57,7 @@ export function resolveOptions(options: EventReceiverOptions): ResolvedOptions {
     maxTasks: positiveInt('tracking.maxTasks', options.tracking?.maxTasks, DEFAULT_MAX_TASKS),
     finishedTtlMs:
       positive('tracking.finishedTtlS', options.tracking?.finishedTtlS, DEFAULT_FINISHED_TTL_S) * 1000,
+    seqState: resolveSeqState(options),
     logger,
     clock,
   };
@@ -96,6 +99,25 @@ function resolveDedupe(
     maxBytes: positiveInt('dedupe.maxBytes', options?.maxBytes, DEFAULT_DEDUPE_MAX_BYTES),
     clock,
   });
+}
+
+/** The shared seq state, or undefined (this process's memory). */
+function resolveSeqState(options: EventReceiverOptions): SeqStateStore | undefined {
+  const store = options.seqState?.store;
+  if (options.seqState === undefined) return undefined;
+  if (typeof store?.begin !== 'function' || typeof store.commit !== 'function') {
+    throw new ConfigError(
+      'seqState.store',
+      'must be a SeqStateStore (an object with begin() and commit()), e.g. createRedisSeqStateStore(), or leave seqState out',
+    );
+  }
+  if (options.inOrder !== undefined) {
+    throw new ConfigError(
+      'inOrder',
+      'cannot be combined with seqState.store (held events cannot wait across instances); leave one of them out',
+    );
+  }
+  return store;
 }
 
 function resolveSecrets(secrets: EventReceiverOptions['secrets'] | undefined): ReadonlyMap<string, string> {

@@ -38,4 +38,6 @@ export const responses = {
     answer(503, { error: 'dedupe_full' }, { 'retry-after': String(retryAfterS) }),
   dedupeUnavailable: (retryAfterS: number): ReceiverResponse =>
     answer(503, { error: 'dedupe_unavailable' }, { 'retry-after': String(retryAfterS) }),
+  seqStateUnavailable: (retryAfterS: number): ReceiverResponse =>
+    answer(503, { error: 'seq_state_unavailable' }, { 'retry-after': String(retryAfterS) }),
 };

@@ -1,4 +1,5 @@
 import { type DedupeStore } from './dedupe-store.port.js';
+import { type SeqStateStore } from './seq-state.port.js';
 import { type Clock, type Logger, type TaskEvent } from '@robot-mcp-kit/core';
 
 /** Request headers as node:http, Express and Fastify expose them (lower-case names). */
@@ -82,6 +83,13 @@ export interface EventReceiverOptions {
    * `finishedTtlS` after (default 600); at most `maxTasks` tasks are kept (default 10 000, LRU).
    */
   tracking?: { maxTasks?: number; finishedTtlS?: number };
+  /**
+   * Shared per-task `seq` state (gap decisions and the highest seq delivered), e.g. the Redis
+   * store, so that several instances behind a load balancer that each get part of a task's
+   * events report only real gaps, each once. Left out: this process's memory. Not combinable
+   * with `inOrder` (held events cannot wait across instances).
+   */
+  seqState?: { store: SeqStateStore };
   logger?: Logger;
   clock?: Clock;
 }
@@ -117,6 +125,8 @@ export interface ReceiverStats {
   dedupeFull: number;
   /** Events refused 503 because the dedupe store could not answer (a shared store unreachable). */
   dedupeUnavailable: number;
+  /** Events refused 503 because the shared seq state could not answer. */
+  seqStateUnavailable: number;
   /** Seqs reported as coalesced by a poster under overload (not counted as gaps). */
   coalesced: number;
   /** Number of answers by HTTP status. */

@@ -1,12 +1,10 @@
 import { type Clock, type Logger, type TaskEvent, type TimerHandle } from '@robot-mcp-kit/core';
 import { coalescedSeqsOf, skipCoalesced } from './coalesced-seqs.js';
 import { type SeqGap, type TrackedTask } from './receiver.types.js';
+import { type SeqStateStore } from './seq-state.port.js';
+import { type Deliver, deliverWithSharedSeq, type Outcome } from './shared-seq.step.js';
 
-/** What became of one event handed to the tracker. */
-export type Outcome = { readonly delivered: true } | { readonly delivered: false; readonly error: unknown };
-
-/** Hands one event to the app; `late` when its seq is not newer than one already delivered. */
-export type Deliver = (event: TaskEvent, late: boolean) => Promise<Outcome>;
+export type { Deliver, Outcome } from './shared-seq.step.js';
 
 export interface SeqTrackerOptions {
   readonly deliver: Deliver;
@@ -17,6 +15,8 @@ export interface SeqTrackerOptions {
   readonly finishedTtlMs: number;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** Shared per-task seq state (several instances); this process's memory when left out. */
+  readonly seqState?: SeqStateStore | undefined;
 }
 
 interface HeldEvent {
@@ -103,6 +103,10 @@ export class SeqTracker {
   }
 
   private async process(track: TaskTrack, event: TaskEvent, done: (o: Outcome) => void): Promise<void> {
+    if (this.options.seqState) {
+      done(await this.processShared(this.options.seqState, track, event));
+      return;
+    }
     const { seq } = event;
     if (seq <= track.highest) {
       done(await this.options.deliver(event, true));
@@ -118,6 +122,22 @@ export class SeqTracker {
     }
     done(await this.deliverNext(track, event));
     if (track.held.length > 0) await this.drain(track, false);
+  }
+
+  /** With a shared {@link SeqStateStore}: see {@link deliverWithSharedSeq}. */
+  private async processShared(store: SeqStateStore, track: TaskTrack, event: TaskEvent): Promise<Outcome> {
+    const { logger, deliver, reportGap } = this.options;
+    const { outcome, advancedFrom } = await deliverWithSharedSeq(
+      { store, deliver, reportGap, logger },
+      event,
+    );
+    if (advancedFrom !== undefined) {
+      const ranges = coalescedSeqsOf(event);
+      if (ranges) this.coalescedCount += countNew(ranges, advancedFrom, event.seq);
+      track.highest = Math.max(track.highest, event.seq);
+      if (TERMINAL_TYPES.has(event.type)) this.markFinished(track);
+    }
+    return outcome;
   }
 
   private hold(track: TaskTrack, held: HeldEvent, holdMs: number): void {

@@ -1,0 +1,60 @@
+import { ConfigError, type Logger, silentLogger } from '@robot-mcp-kit/core';
+import { DEFAULT_FINISHED_TTL_S } from '@robot-mcp-kit/receiver';
+import { DEFAULT_UNAVAILABLE_RETRY_AFTER_S } from './redis-dedupe.options.js';
+
+/** Default key prefix of the seq state: every key of the store starts with it. */
+export const DEFAULT_SEQ_KEY_PREFIX = 'rmk:seq:';
+/** Default time a task nobody posts for any more is kept (it never finished): one day. */
+export const DEFAULT_SEQ_IDLE_TTL_S = 86_400;
+
+/** Options of {@link RedisSeqStateStore} (besides the client). */
+export interface RedisSeqStateOptions {
+  /** Every key starts with it (default `rmk:seq:`); the instances of one app share it. */
+  readonly keyPrefix?: string;
+  /** How long a finished task (task_done / task_failed delivered) is kept (default 600 s). */
+  readonly finishedTtlS?: number;
+  /** How long an unfinished task is kept after its last event (default 86 400 s). */
+  readonly idleTtlS?: number;
+  /** `Retry-After` of the 503 while Redis is unreachable (default 5 s). */
+  readonly unavailableRetryAfterS?: number;
+  readonly logger?: Logger;
+}
+
+/** The options with defaults applied and values checked. */
+export interface ResolvedRedisSeqStateOptions {
+  readonly keyPrefix: string;
+  readonly finishedTtlMs: number;
+  readonly idleTtlMs: number;
+  readonly unavailableRetryAfterS: number;
+  readonly logger: Logger;
+}
+
+/** @throws ConfigError naming the bad option. */
+export function resolveRedisSeqStateOptions(
+  options: RedisSeqStateOptions = {},
+): ResolvedRedisSeqStateOptions {
+  const keyPrefix = options.keyPrefix ?? DEFAULT_SEQ_KEY_PREFIX;
+  if (typeof keyPrefix !== 'string' || keyPrefix.length === 0) {
+    throw new ConfigError('keyPrefix', 'must be a non-empty string, e.g. "myapp:seq:", or left out');
+  }
+  const retryAfter = positive(
+    'unavailableRetryAfterS',
+    options.unavailableRetryAfterS,
+    DEFAULT_UNAVAILABLE_RETRY_AFTER_S,
+  );
+  return {
+    keyPrefix,
+    finishedTtlMs: Math.ceil(positive('finishedTtlS', options.finishedTtlS, DEFAULT_FINISHED_TTL_S) * 1000),
+    idleTtlMs: Math.ceil(positive('idleTtlS', options.idleTtlS, DEFAULT_SEQ_IDLE_TTL_S) * 1000),
+    unavailableRetryAfterS: Math.ceil(retryAfter),
+    logger: (options.logger ?? silentLogger).child({ component: 'redis-seq-state-store' }),
+  };
+}
+
+function positive(option: string, value: number | undefined, fallback: number): number {
+  const v = value ?? fallback;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) {
+    throw new ConfigError(option, `must be a positive number, got ${String(value)}`);
+  }
+  return v;
+}
