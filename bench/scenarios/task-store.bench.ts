@@ -1,0 +1,213 @@
+import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { redactUrlCredentials } from '@robot-mcp-kit/core';
+import { AckEventTransport } from '../fixtures/ack.transport.js';
+import { LoopbackReceiver } from '../fixtures/receiver.client.js';
+import {
+  BENCH_REDIS_URL,
+  type BenchApp,
+  benchKeyPrefix,
+  deleteKeys,
+  redisUnreachable,
+  startBenchApp,
+} from '../fixtures/store-apps.fixture.js';
+import { batchSide, type BenchSide, collectGarbage, interleave, perOpSide } from '../harness/ab-runner.js';
+import { BenchCheckError, type BenchContext, sized } from '../harness/bench-context.js';
+import { type BenchRow, makeRow } from '../harness/bench-row.js';
+import { microsSince, summarize } from '../harness/stats.js';
+
+const SECRET = 'bench-secret-0123456789';
+const MOVE = { name: 'move', arguments: { distance_m: 2 } };
+
+interface StoreRun {
+  readonly ctx: BenchContext;
+  readonly store: { readonly url: string; readonly keyPrefix: string };
+}
+
+/**
+ * The `store` group: the shared Redis task store and outbox (`RMK_STORE`) against the in-memory
+ * default, and 3 replicas on one Redis against 1. Skipped, with a message, when Redis is not
+ * reachable. Every key of the run lives under a prefix of its own and is deleted at the end.
+ */
+export async function taskStoreBenchmarks(ctx: BenchContext): Promise<BenchRow[]> {
+  const url = BENCH_REDIS_URL;
+  const unreachable = await redisUnreachable(url);
+  if (unreachable !== undefined) {
+    ctx.log(
+      `store: SKIPPED, Redis not reachable at ${redactUrlCredentials(url)} (${unreachable}); ` +
+        'start Redis there or point BENCH_REDIS_URL at one',
+    );
+    return [];
+  }
+  const run: StoreRun = { ctx, store: { url, keyPrefix: benchKeyPrefix() } };
+  try {
+    return [await taskStart(run), await storeDelivery(run), await replicas(run)];
+  } finally {
+    const deleted = await deleteKeys(url, run.store.keyPrefix);
+    ctx.log(`store: deleted ${deleted} keys under ${run.store.keyPrefix}`);
+  }
+}
+
+/** One tools/call of the waiting `move`; checks it answered a running task. */
+async function startMove(client: Client): Promise<void> {
+  const result = (await client.callTool(MOVE)) as CallToolResult;
+  const first = result.content[0];
+  const text = first && first.type === 'text' ? first.text : '';
+  if (result.isError || !text.includes('"state":"running"')) {
+    throw new BenchCheckError(`move answered ${JSON.stringify(result).slice(0, 300)}`);
+  }
+}
+
+/** Untimed, after a round: lets every started task finish and its events go out. */
+async function settle(apps: readonly BenchApp[]): Promise<void> {
+  for (const { server } of apps) server.releaseAll();
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  for (const { app } of apps) {
+    if (!(await app.poster.flush(20_000))) throw new BenchCheckError('task events did not flush in 20 s');
+  }
+}
+
+async function taskStart(run: StoreRun): Promise<BenchRow> {
+  const { ctx } = run;
+  ctx.log('store: long-running task start, Redis store vs in memory');
+  const plan = sized(ctx, { warmupRounds: 1, rounds: 3, ops: 30 }, { warmupRounds: 2, rounds: 16, ops: 200 });
+  const redis = await startBenchApp({ store: run.store, replicaId: 'bench-r0', events: new AckEventTransport() });
+  const memory = await startBenchApp({ events: new AckEventTransport() });
+  try {
+    const s = await interleave(
+      perOpSide('redis store', plan.ops, () => startMove(redis.client), () => settle([redis])),
+      perOpSide('in memory', plan.ops, () => startMove(memory.client), () => settle([memory])),
+      plan,
+    );
+    return makeRow(
+      {
+        id: 'store-task-start',
+        scenario: 'long-running task start (tools/call -> TaskInfo), Redis store (RMK_STORE)',
+        baseline: 'the same server, tasks in memory (no RMK_STORE)',
+        unit: 'us',
+        notes: 'informational: the answer waits for the task write to Redis; default logger at warn',
+      },
+      s.subject,
+      s.baseline,
+      s.cpu,
+    );
+  } finally {
+    await redis.close();
+    await memory.close();
+  }
+}
+
+/** A round: tools/call of `report` (N progress events), then every event delivered and signed. */
+function reportSide(name: string, kit: BenchApp, count: number): BenchSide {
+  return batchSide(name, async () => {
+    const before = kit.app.poster.stats.delivered;
+    const result = (await kit.client.callTool({ name: 'report', arguments: { count } })) as CallToolResult;
+    if (result.isError) throw new BenchCheckError(`report failed: ${JSON.stringify(result).slice(0, 300)}`);
+    for (let i = 0; i < 10_000 && kit.app.taskManager.runningCount > 0; i += 1) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    if (!(await kit.app.poster.flush(120_000))) throw new BenchCheckError(`${name}: no flush in 120 s`);
+    const delivered = kit.app.poster.stats.delivered - before;
+    if (delivered < count) throw new BenchCheckError(`${name}: delivered ${delivered} of ${count}+ events`);
+    return delivered;
+  });
+}
+
+async function storeDelivery(run: StoreRun): Promise<BenchRow> {
+  const { ctx } = run;
+  const count = sized(ctx, 50, 300);
+  ctx.log(`store: event delivery of ${count} progress events, store + outbox vs in memory`);
+  const plan = sized(ctx, { warmupRounds: 1, rounds: 3 }, { warmupRounds: 2, rounds: 10 });
+  const receiver = await LoopbackReceiver.start(SECRET, 2, 5);
+  const events = { url: `${receiver.baseUrl}/fast`, secret: SECRET };
+  const redis = await startBenchApp({ store: run.store, replicaId: 'bench-d0', events });
+  const memory = await startBenchApp({ events });
+  try {
+    const s = await interleave(reportSide('outbox', redis, count), reportSide('memory', memory, count), plan);
+    const stats = await receiver.stats();
+    if (stats.badSignatures > 0 || stats.outOfOrder > 0) {
+      throw new BenchCheckError(`receiver saw ${JSON.stringify(stats)}; expected signed, in order`);
+    }
+    return makeRow(
+      {
+        id: 'store-event-delivery',
+        scenario: `event delivery through a real server, Redis store + outbox (${count} progress events)`,
+        baseline: 'the same server, in-memory poster (no RMK_STORE)',
+        unit: 'events/s',
+        notes: 'informational: each ctx.progress() waits for its XADD; round ends when all are delivered',
+      },
+      s.subject,
+      s.baseline,
+      s.cpu,
+    );
+  } finally {
+    await redis.close();
+    await memory.close();
+    await receiver.close();
+  }
+}
+
+/**
+ * A round of `total` task starts, `inflight` at a time, spread round-robin over `apps`; one
+ * sample, wall µs per start. The tasks are released (untimed) after the round.
+ */
+function startsSide(name: string, apps: readonly BenchApp[], total: number, inflight: number): BenchSide {
+  let cpuUs = 0;
+  return {
+    name,
+    async round() {
+      let next = 0;
+      const worker = async () => {
+        for (let i = next++; i < total; i = next++) await startMove((apps[i % apps.length] as BenchApp).client);
+      };
+      const cpuBefore = process.cpuUsage();
+      const start = process.hrtime.bigint();
+      await Promise.all(Array.from({ length: inflight }, worker));
+      const elapsed = microsSince(start);
+      const cpu = process.cpuUsage(cpuBefore);
+      cpuUs = cpu.user + cpu.system;
+      await settle(apps);
+      collectGarbage();
+      return [elapsed / total];
+    },
+    opsPerRound: () => total,
+    cpuOfLastRound: () => cpuUs,
+  };
+}
+
+async function replicas(run: StoreRun): Promise<BenchRow> {
+  const { ctx } = run;
+  const total = sized(ctx, 60, 400);
+  const inflight = 8;
+  ctx.log(`store: ${total} task starts (${inflight} in flight), 3 replicas on one Redis vs 1`);
+  const plan = sized(ctx, { warmupRounds: 1, rounds: 3 }, { warmupRounds: 2, rounds: 10 });
+  const apps: BenchApp[] = [];
+  try {
+    for (const id of ['bench-a', 'bench-b', 'bench-c']) {
+      apps.push(await startBenchApp({ store: run.store, replicaId: id, events: new AckEventTransport() }));
+    }
+    const s = await interleave(
+      startsSide('3 replicas', apps, total, inflight),
+      startsSide('1 replica', apps.slice(0, 1), total, inflight),
+      plan,
+    );
+    const rate = (samples: readonly number[]) => Math.round(1e6 / summarize(samples).median);
+    return makeRow(
+      {
+        id: 'store-replicas-3-vs-1',
+        scenario: `task starts over 3 replicas sharing one Redis, round-robin (${inflight} in flight)`,
+        baseline: '1 replica on the same Redis',
+        unit: 'us',
+        notes:
+          `informational: µs per start under concurrency; ${rate(s.subject)} vs ${rate(s.baseline)} starts/s; ` +
+          'the 3 replicas run in this one process (one event loop, separate Redis connections), so this ' +
+          'measures what sharing the store costs, not added CPU',
+      },
+      s.subject,
+      s.baseline,
+      s.cpu,
+    );
+  } finally {
+    for (const kit of apps) await kit.close();
+  }
+}
