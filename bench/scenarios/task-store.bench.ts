@@ -71,12 +71,26 @@ async function taskStart(run: StoreRun): Promise<BenchRow> {
   const { ctx } = run;
   ctx.log('store: long-running task start, Redis store vs in memory');
   const plan = sized(ctx, { warmupRounds: 1, rounds: 3, ops: 30 }, { warmupRounds: 2, rounds: 16, ops: 200 });
-  const redis = await startBenchApp({ store: run.store, replicaId: 'bench-r0', events: new AckEventTransport() });
+  const redis = await startBenchApp({
+    store: run.store,
+    replicaId: 'bench-r0',
+    events: new AckEventTransport(),
+  });
   const memory = await startBenchApp({ events: new AckEventTransport() });
   try {
     const s = await interleave(
-      perOpSide('redis store', plan.ops, () => startMove(redis.client), () => settle([redis])),
-      perOpSide('in memory', plan.ops, () => startMove(memory.client), () => settle([memory])),
+      perOpSide(
+        'redis store',
+        plan.ops,
+        () => startMove(redis.client),
+        () => settle([redis]),
+      ),
+      perOpSide(
+        'in memory',
+        plan.ops,
+        () => startMove(memory.client),
+        () => settle([memory]),
+      ),
       plan,
     );
     return makeRow(
@@ -158,7 +172,8 @@ function startsSide(name: string, apps: readonly BenchApp[], total: number, infl
     async round() {
       let next = 0;
       const worker = async () => {
-        for (let i = next++; i < total; i = next++) await startMove((apps[i % apps.length] as BenchApp).client);
+        for (let i = next++; i < total; i = next++)
+          await startMove((apps[i % apps.length] as BenchApp).client);
       };
       const cpuBefore = process.cpuUsage();
       const start = process.hrtime.bigint();
