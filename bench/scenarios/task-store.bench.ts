@@ -1,4 +1,3 @@
-import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { redactUrlCredentials } from '@robot-mcp-kit/core';
 import { AckEventTransport } from '../fixtures/ack.transport.js';
@@ -10,19 +9,16 @@ import {
   deleteKeys,
   redisUnreachable,
   startBenchApp,
+  type StoreRun,
 } from '../fixtures/store-apps.fixture.js';
-import { batchSide, type BenchSide, collectGarbage, interleave, perOpSide } from '../harness/ab-runner.js';
+import { batchSide, type BenchSide, interleave, perOpSide } from '../harness/ab-runner.js';
 import { BenchCheckError, type BenchContext, sized } from '../harness/bench-context.js';
 import { type BenchRow, makeRow } from '../harness/bench-row.js';
-import { microsSince, summarize } from '../harness/stats.js';
+import { summarize } from '../harness/stats.js';
+import { startMove, startsSide } from '../fixtures/task-starts.side.js';
+import { childReplicas } from './store-replicas.bench.js';
 
 const SECRET = 'bench-secret-0123456789';
-const MOVE = { name: 'move', arguments: { distance_m: 2 } };
-
-interface StoreRun {
-  readonly ctx: BenchContext;
-  readonly store: { readonly url: string; readonly keyPrefix: string };
-}
 
 /**
  * The `store` group: the shared Redis task store and outbox (`RMK_STORE`) against the in-memory
@@ -41,20 +37,10 @@ export async function taskStoreBenchmarks(ctx: BenchContext): Promise<BenchRow[]
   }
   const run: StoreRun = { ctx, store: { url, keyPrefix: benchKeyPrefix() } };
   try {
-    return [await taskStart(run), await storeDelivery(run), await replicas(run)];
+    return [await taskStart(run), await storeDelivery(run), await replicas(run), await childReplicas(run)];
   } finally {
     const deleted = await deleteKeys(url, run.store.keyPrefix);
     ctx.log(`store: deleted ${deleted} keys under ${run.store.keyPrefix}`);
-  }
-}
-
-/** One tools/call of the waiting `move`; checks it answered a running task. */
-async function startMove(client: Client): Promise<void> {
-  const result = (await client.callTool(MOVE)) as CallToolResult;
-  const first = result.content[0];
-  const text = first && first.type === 'text' ? first.text : '';
-  if (result.isError || !text.includes('"state":"running"')) {
-    throw new BenchCheckError(`move answered ${JSON.stringify(result).slice(0, 300)}`);
   }
 }
 
@@ -161,35 +147,6 @@ async function storeDelivery(run: StoreRun): Promise<BenchRow> {
   }
 }
 
-/**
- * A round of `total` task starts, `inflight` at a time, spread round-robin over `apps`; one
- * sample, wall µs per start. The tasks are released (untimed) after the round.
- */
-function startsSide(name: string, apps: readonly BenchApp[], total: number, inflight: number): BenchSide {
-  let cpuUs = 0;
-  return {
-    name,
-    async round() {
-      let next = 0;
-      const worker = async () => {
-        for (let i = next++; i < total; i = next++)
-          await startMove((apps[i % apps.length] as BenchApp).client);
-      };
-      const cpuBefore = process.cpuUsage();
-      const start = process.hrtime.bigint();
-      await Promise.all(Array.from({ length: inflight }, worker));
-      const elapsed = microsSince(start);
-      const cpu = process.cpuUsage(cpuBefore);
-      cpuUs = cpu.user + cpu.system;
-      await settle(apps);
-      collectGarbage();
-      return [elapsed / total];
-    },
-    opsPerRound: () => total,
-    cpuOfLastRound: () => cpuUs,
-  };
-}
-
 async function replicas(run: StoreRun): Promise<BenchRow> {
   const { ctx } = run;
   const total = sized(ctx, 60, 400);
@@ -201,9 +158,10 @@ async function replicas(run: StoreRun): Promise<BenchRow> {
     for (const id of ['bench-a', 'bench-b', 'bench-c']) {
       apps.push(await startBenchApp({ store: run.store, replicaId: id, events: new AckEventTransport() }));
     }
+    const clients = apps.map((kit) => kit.client);
     const s = await interleave(
-      startsSide('3 replicas', apps, total, inflight),
-      startsSide('1 replica', apps.slice(0, 1), total, inflight),
+      startsSide('3 replicas', clients, { total, inflight }, () => settle(apps)),
+      startsSide('1 replica', clients.slice(0, 1), { total, inflight }, () => settle(apps.slice(0, 1))),
       plan,
     );
     const rate = (samples: readonly number[]) => Math.round(1e6 / summarize(samples).median);
