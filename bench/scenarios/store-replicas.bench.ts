@@ -68,13 +68,18 @@ async function spawnReplica(run: StoreRun, replicaId: string): Promise<ChildRepl
  */
 export async function childReplicas(run: StoreRun): Promise<BenchRow> {
   const { ctx } = run;
-  const total = sized(ctx, 60, 400);
+  const total = sized(ctx, 30, 400);
   const inflight = 8;
   ctx.log(`store: ${total} task starts (${inflight} in flight), 3 replica processes vs 1, HTTP`);
-  const plan = sized(ctx, { warmupRounds: 1, rounds: 3 }, { warmupRounds: 2, rounds: 10 });
+  const plan = sized(ctx, { warmupRounds: 1, rounds: 2 }, { warmupRounds: 2, rounds: 10 });
   const replicas: ChildReplica[] = [];
   try {
-    for (const id of ['bench-p1', 'bench-p2', 'bench-p3']) replicas.push(await spawnReplica(run, id));
+    const spawned = await Promise.allSettled(
+      ['bench-p1', 'bench-p2', 'bench-p3'].map((id) => spawnReplica(run, id)),
+    );
+    for (const result of spawned) if (result.status === 'fulfilled') replicas.push(result.value);
+    const failed = spawned.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
     for (const replica of replicas) await startMove(replica.client);
     const clients = replicas.map((r) => r.client);
     const releaseAll = async (of: readonly ChildReplica[]) =>
