@@ -103,8 +103,11 @@ function reportSide(name: string, kit: BenchApp, count: number): BenchSide {
     const before = kit.app.poster.stats.delivered;
     const result = (await kit.client.callTool({ name: 'report', arguments: { count } })) as CallToolResult;
     if (result.isError) throw new BenchCheckError(`report failed: ${JSON.stringify(result).slice(0, 300)}`);
-    for (let i = 0; i < 10_000 && kit.app.taskManager.runningCount > 0; i += 1) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
+    // with the outbox each progress waits for Redis: wait on time (a deadline), not on a spin count
+    const deadline = Date.now() + 120_000;
+    while (kit.app.taskManager.runningCount > 0) {
+      if (Date.now() > deadline) throw new BenchCheckError(`${name}: the task did not end in 120 s`);
+      await new Promise<void>((resolve) => setTimeout(resolve, 1));
     }
     if (!(await kit.app.poster.flush(120_000))) throw new BenchCheckError(`${name}: no flush in 120 s`);
     const delivered = kit.app.poster.stats.delivered - before;
