@@ -10,11 +10,12 @@ import { concurrentTaskBenchmark, type ScaleReport } from './scenarios/concurren
 import { brokerDeliveryBenchmarks } from './scenarios/broker-delivery.bench.js';
 import { eventDeliveryBenchmarks } from './scenarios/event-delivery.bench.js';
 import { mcpEraBenchmarks } from './scenarios/mcp-eras.bench.js';
+import { taskStoreBenchmarks } from './scenarios/task-store.bench.js';
 import { toolCallBenchmarks } from './scenarios/tool-calls.bench.js';
 import { triggerBenchmarks } from './scenarios/triggers.bench.js';
 
 /**
- * `npm run bench [-- --quick] [--only=tools,native,delivery,cold,scale,triggers,brokers,eras] [--strict]`
+ * `npm run bench [-- --quick] [--only=tools,native,delivery,cold,scale,triggers,brokers,eras,store] [--strict]`
  *
  * Full mode prints PASS/MISS per target (and exits 1 on a MISS only with --strict); quick mode
  * (CI) runs every scenario briefly to prove it works and never judges the numbers. Either way a
@@ -55,6 +56,7 @@ await attempt('scale', async () => void (scale = await concurrentTaskBenchmark(c
 await attempt('triggers', async () => void rows.push(...(await triggerBenchmarks(ctx))));
 await attempt('brokers', async () => void rows.push(...(await brokerDeliveryBenchmarks(ctx))));
 await attempt('eras', async () => void rows.push(...(await mcpEraBenchmarks(ctx))));
+await attempt('store', async () => void rows.push(...(await taskStoreBenchmarks(ctx))));
 
 const results: BenchResults = {
   generatedAt: new Date().toISOString(),

@@ -1,0 +1,189 @@
+import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { redactUrlCredentials } from '@robot-mcp-kit/core';
+import { AckEventTransport } from '../fixtures/ack.transport.js';
+import { LoopbackReceiver } from '../fixtures/receiver.client.js';
+import {
+  BENCH_REDIS_URL,
+  type BenchApp,
+  benchKeyPrefix,
+  deleteKeys,
+  redisUnreachable,
+  startBenchApp,
+  type StoreRun,
+} from '../fixtures/store-apps.fixture.js';
+import { batchSide, type BenchSide, interleave, perOpSide } from '../harness/ab-runner.js';
+import { BenchCheckError, type BenchContext, sized } from '../harness/bench-context.js';
+import { type BenchRow, makeRow } from '../harness/bench-row.js';
+import { summarize } from '../harness/stats.js';
+import { startMove, startsSide } from '../fixtures/task-starts.side.js';
+import { childReplicas } from './store-replicas.bench.js';
+
+const SECRET = 'bench-secret-0123456789';
+
+/**
+ * The `store` group: the shared Redis task store and outbox (`RMK_STORE`) against the in-memory
+ * default, and 3 replicas on one Redis against 1. Skipped, with a message, when Redis is not
+ * reachable. Every key of the run lives under a prefix of its own and is deleted at the end.
+ */
+export async function taskStoreBenchmarks(ctx: BenchContext): Promise<BenchRow[]> {
+  const url = BENCH_REDIS_URL;
+  const unreachable = await redisUnreachable(url);
+  if (unreachable !== undefined) {
+    ctx.log(
+      `store: SKIPPED, Redis not reachable at ${redactUrlCredentials(url)} (${unreachable}); ` +
+        'start Redis there or point BENCH_REDIS_URL at one',
+    );
+    return [];
+  }
+  const run: StoreRun = { ctx, store: { url, keyPrefix: benchKeyPrefix() } };
+  try {
+    return [await taskStart(run), await storeDelivery(run), await replicas(run), await childReplicas(run)];
+  } finally {
+    const deleted = await deleteKeys(url, run.store.keyPrefix);
+    ctx.log(`store: deleted ${deleted} keys under ${run.store.keyPrefix}`);
+  }
+}
+
+/** Untimed, after a round: lets every started task finish and its events go out. */
+async function settle(apps: readonly BenchApp[]): Promise<void> {
+  for (const { server } of apps) server.releaseAll();
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  for (const { app } of apps) {
+    if (!(await app.poster.flush(20_000))) throw new BenchCheckError('task events did not flush in 20 s');
+  }
+}
+
+async function taskStart(run: StoreRun): Promise<BenchRow> {
+  const { ctx } = run;
+  ctx.log('store: long-running task start, Redis store vs in memory');
+  const plan = sized(ctx, { warmupRounds: 1, rounds: 3, ops: 30 }, { warmupRounds: 2, rounds: 16, ops: 200 });
+  const redis = await startBenchApp({
+    store: run.store,
+    replicaId: 'bench-r0',
+    events: new AckEventTransport(),
+  });
+  const memory = await startBenchApp({ events: new AckEventTransport() });
+  try {
+    const s = await interleave(
+      perOpSide(
+        'redis store',
+        plan.ops,
+        () => startMove(redis.client),
+        () => settle([redis]),
+      ),
+      perOpSide(
+        'in memory',
+        plan.ops,
+        () => startMove(memory.client),
+        () => settle([memory]),
+      ),
+      plan,
+    );
+    return makeRow(
+      {
+        id: 'store-task-start',
+        scenario: 'long-running task start (tools/call -> TaskInfo), Redis store (RMK_STORE)',
+        baseline: 'the same server, tasks in memory (no RMK_STORE)',
+        unit: 'us',
+        notes: 'informational: the answer waits for the task write to Redis; default logger at warn',
+      },
+      s.subject,
+      s.baseline,
+      s.cpu,
+    );
+  } finally {
+    await redis.close();
+    await memory.close();
+  }
+}
+
+/** A round: tools/call of `report` (N progress events), then every event delivered and signed. */
+function reportSide(name: string, kit: BenchApp, count: number): BenchSide {
+  return batchSide(name, async () => {
+    const before = kit.app.poster.stats.delivered;
+    const result = (await kit.client.callTool({ name: 'report', arguments: { count } })) as CallToolResult;
+    if (result.isError) throw new BenchCheckError(`report failed: ${JSON.stringify(result).slice(0, 300)}`);
+    // with the outbox each progress waits for Redis: wait on time (a deadline), not on a spin count
+    const deadline = Date.now() + 120_000;
+    while (kit.app.taskManager.runningCount > 0) {
+      if (Date.now() > deadline) throw new BenchCheckError(`${name}: the task did not end in 120 s`);
+      await new Promise<void>((resolve) => setTimeout(resolve, 1));
+    }
+    if (!(await kit.app.poster.flush(120_000))) throw new BenchCheckError(`${name}: no flush in 120 s`);
+    const delivered = kit.app.poster.stats.delivered - before;
+    if (delivered < count) throw new BenchCheckError(`${name}: delivered ${delivered} of ${count}+ events`);
+    return delivered;
+  });
+}
+
+async function storeDelivery(run: StoreRun): Promise<BenchRow> {
+  const { ctx } = run;
+  const count = sized(ctx, 50, 300);
+  ctx.log(`store: event delivery of ${count} progress events, store + outbox vs in memory`);
+  const plan = sized(ctx, { warmupRounds: 1, rounds: 3 }, { warmupRounds: 2, rounds: 10 });
+  const receiver = await LoopbackReceiver.start(SECRET, 2, 5);
+  const events = { url: `${receiver.baseUrl}/fast`, secret: SECRET };
+  const redis = await startBenchApp({ store: run.store, replicaId: 'bench-d0', events });
+  const memory = await startBenchApp({ events });
+  try {
+    const s = await interleave(reportSide('outbox', redis, count), reportSide('memory', memory, count), plan);
+    const stats = await receiver.stats();
+    if (stats.badSignatures > 0 || stats.outOfOrder > 0) {
+      throw new BenchCheckError(`receiver saw ${JSON.stringify(stats)}; expected signed, in order`);
+    }
+    return makeRow(
+      {
+        id: 'store-event-delivery',
+        scenario: `event delivery through a real server, Redis store + outbox (${count} progress events)`,
+        baseline: 'the same server, in-memory poster (no RMK_STORE)',
+        unit: 'events/s',
+        notes: 'informational: each ctx.progress() waits for its XADD; round ends when all are delivered',
+      },
+      s.subject,
+      s.baseline,
+      s.cpu,
+    );
+  } finally {
+    await redis.close();
+    await memory.close();
+    await receiver.close();
+  }
+}
+
+async function replicas(run: StoreRun): Promise<BenchRow> {
+  const { ctx } = run;
+  const total = sized(ctx, 60, 400);
+  const inflight = 8;
+  ctx.log(`store: ${total} task starts (${inflight} in flight), 3 replicas on one Redis vs 1`);
+  const plan = sized(ctx, { warmupRounds: 1, rounds: 3 }, { warmupRounds: 2, rounds: 10 });
+  const apps: BenchApp[] = [];
+  try {
+    for (const id of ['bench-a', 'bench-b', 'bench-c']) {
+      apps.push(await startBenchApp({ store: run.store, replicaId: id, events: new AckEventTransport() }));
+    }
+    const clients = apps.map((kit) => kit.client);
+    const s = await interleave(
+      startsSide('3 replicas', clients, { total, inflight }, () => settle(apps)),
+      startsSide('1 replica', clients.slice(0, 1), { total, inflight }, () => settle(apps.slice(0, 1))),
+      plan,
+    );
+    const rate = (samples: readonly number[]) => Math.round(1e6 / summarize(samples).median);
+    return makeRow(
+      {
+        id: 'store-replicas-3-vs-1',
+        scenario: `task starts over 3 replicas sharing one Redis, round-robin (${inflight} in flight)`,
+        baseline: '1 replica on the same Redis',
+        unit: 'us',
+        notes:
+          `informational: µs per start under concurrency; ${rate(s.subject)} vs ${rate(s.baseline)} starts/s; ` +
+          'the 3 replicas run in this one process (one event loop, separate Redis connections), so this ' +
+          'measures what sharing the store costs, not added CPU',
+      },
+      s.subject,
+      s.baseline,
+      s.cpu,
+    );
+  } finally {
+    for (const kit of apps) await kit.close();
+  }
+}
