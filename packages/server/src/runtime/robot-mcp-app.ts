@@ -94,6 +94,7 @@ export class RobotMcpApp {
   private modernStdio: { close(): Promise<void> } | undefined;
   private modern: ModernWiring | undefined;
   private closing: Promise<FlushReport> | undefined;
+  private opened: Promise<void> | undefined;
 
   constructor(parts: AppParts) {
     this.definition = parts.definition;
@@ -151,6 +152,8 @@ export class RobotMcpApp {
 
   /** Connects one transport as a new session (in-memory pairs in tests, stdio, HTTP sessions). */
   async connect(transport: Transport): Promise<McpServer> {
+    // A server embedded with connect() alone still shares its tasks and events through the store.
+    if (this.stored) await this.open();
     const fallback = randomUUID();
     const session: SessionContext = {
       get id() {
@@ -176,11 +179,19 @@ export class RobotMcpApp {
     return mcp;
   }
 
+  /** Connects the task store (when configured) and opens the poster: its transport, the outbox. Once. */
+  private open(): Promise<void> {
+    this.opened ??= (async () => {
+      await this.stored?.start();
+      await this.poster.open();
+    })();
+    return this.opened;
+  }
+
   /** Starts the configured transport (`MCP_TRANSPORT`): stdio, SSE or streamable HTTP. */
   async listen(overrides: Partial<TransportConfig> = {}): Promise<ListenInfo> {
     const config = { ...this.transportConfig, ...overrides };
-    await this.stored?.start();
-    await this.poster.open();
+    await this.open();
     if (config.kind === 'stdio') {
       this.routeStdio().catch((err: unknown) =>
         this.logger.error('stdio transport failed to start', { error: String(err) }),
