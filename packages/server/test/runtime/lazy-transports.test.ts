@@ -75,6 +75,14 @@ describe('transports load on demand', () => {
     for (const module of HTTP_MODULES) expect(loaded.filter((url) => url.includes(module))).toEqual([]);
     // got is loaded by the HTTP event transport on its first POST, never by a server that posts nothing.
     expect(loaded.filter((url) => url.includes('/node_modules/got/'))).toEqual([]);
+    // no RMK_STORE: the Redis adapters and client are never loaded (one process, in memory)
+    expect(loaded.filter((url) => /\/redis\/(src|dist)\/|\/node_modules\/@?redis/.test(url))).toEqual([]);
+  }, 60_000);
+
+  it('RMK_STORE loads the Redis adapters, and only then', async () => {
+    const loaded = await modulesLoadedBy({ RMK_STORE: 'redis://127.0.0.1:6379/0' }, /MCP server on stdio/);
+    expect(loaded.some((url) => /\/redis\/dist\/redis-task\.store\.js$/.test(url))).toBe(true);
+    expect(loaded.some((url) => /\/redis\/dist\/redis-event\.outbox\.js$/.test(url))).toBe(true);
   }, 60_000);
 
   it('a streamable-HTTP server loads them when it listens', async () => {
