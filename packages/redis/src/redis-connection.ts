@@ -5,6 +5,60 @@ import { createClient } from 'redis';
 export type RedisClient = ReturnType<typeof createClient>;
 
 const MAX_RECONNECT_PAUSE_MS = 2000;
+/** Default time to reach Redis at start-up. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
+/** Default time a Redis command may take before it counts as failed. */
+export const DEFAULT_COMMAND_TIMEOUT_MS = 2000;
+
+/** The connection options every adapter factory of this package takes. */
+export interface RedisUrlOptions {
+  /** `redis://[user:password@]host:port[/db]` or `rediss://…` (TLS). */
+  readonly url: string;
+  /** Time to reach Redis at start-up (default 5000 ms). */
+  readonly connectTimeoutMs?: number;
+  /** Time a command may take before it counts as failed (default 2000 ms). */
+  readonly commandTimeoutMs?: number;
+  readonly logger?: Logger;
+}
+
+/**
+ * Checks an adapter factory's connection options (naming the bad one), runs `checkOptions` (the
+ * adapter's own, so they fail before any connection) and connects, failing fast naming the URL.
+ */
+export async function connectAdapter(
+  options: RedisUrlOptions,
+  adapter: { component: string; outageNote: string; checkOptions?: () => void },
+): Promise<RedisClient> {
+  const url = checkedRedisUrl(options?.url);
+  const connectTimeoutMs = positiveMs(
+    'connectTimeoutMs',
+    options.connectTimeoutMs,
+    DEFAULT_CONNECT_TIMEOUT_MS,
+  );
+  const commandTimeoutMs = positiveMs(
+    'commandTimeoutMs',
+    options.commandTimeoutMs,
+    DEFAULT_COMMAND_TIMEOUT_MS,
+  );
+  adapter.checkOptions?.();
+  const logger = options.logger?.child({ component: adapter.component, url: redactUrlCredentials(url) });
+  return connectRedis({
+    url,
+    connectTimeoutMs,
+    commandTimeoutMs,
+    outageNote: adapter.outageNote,
+    ...(logger ? { logger } : {}),
+  });
+}
+
+/** @throws ConfigError unless the value (or its fallback) is a positive finite number of ms. */
+export function positiveMs(option: string, value: number | undefined, fallback: number): number {
+  const v = value ?? fallback;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) {
+    throw new ConfigError(option, `must be a positive number of ms, got ${String(value)}`);
+  }
+  return v;
+}
 const WARN_EVERY_MS = 10_000;
 
 /** How {@link connectRedis} connects. */

@@ -1,19 +1,11 @@
-import { ConfigError, redactUrlCredentials } from '@robot-mcp-kit/core';
-import { checkedRedisUrl, connectRedis } from './redis-connection.js';
+import { connectAdapter, type RedisUrlOptions } from './redis-connection.js';
 import { type RedisDedupeOptions } from './redis-dedupe.options.js';
 import { RedisDedupeStore } from './redis-dedupe.store.js';
 
-/** Default time to reach Redis at start-up. */
-export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
-/** Default time a Redis command may take before the event is refused with 503. */
-export const DEFAULT_COMMAND_TIMEOUT_MS = 2000;
+export { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS } from './redis-connection.js';
 
 /** Options of {@link createRedisDedupeStore}. */
-export interface CreateRedisDedupeStoreOptions extends RedisDedupeOptions {
-  /** `redis://[user:password@]host:port[/db]` or `rediss://…` (TLS). */
-  readonly url: string;
-  /** Time to reach Redis at start-up (default 5000 ms). */
-  readonly connectTimeoutMs?: number;
+export interface CreateRedisDedupeStoreOptions extends RedisDedupeOptions, RedisUrlOptions {
   /** Time a command may take before the claim answers 503 (default 2000 ms). */
   readonly commandTimeoutMs?: number;
 }
@@ -31,32 +23,9 @@ export interface CreateRedisDedupeStoreOptions extends RedisDedupeOptions {
 export async function createRedisDedupeStore(
   options: CreateRedisDedupeStoreOptions,
 ): Promise<RedisDedupeStore> {
-  const url = checkedRedisUrl(options?.url);
-  const connectTimeoutMs = positiveMs(
-    'connectTimeoutMs',
-    options.connectTimeoutMs,
-    DEFAULT_CONNECT_TIMEOUT_MS,
-  );
-  const commandTimeoutMs = positiveMs(
-    'commandTimeoutMs',
-    options.commandTimeoutMs,
-    DEFAULT_COMMAND_TIMEOUT_MS,
-  );
-  const logger = options.logger?.child({ component: 'redis-dedupe-store', url: redactUrlCredentials(url) });
-  const client = await connectRedis({
-    url,
-    connectTimeoutMs,
-    commandTimeoutMs,
+  const client = await connectAdapter(options, {
+    component: 'redis-dedupe-store',
     outageNote: 'claims answer 503 meanwhile',
-    ...(logger ? { logger } : {}),
   });
   return new RedisDedupeStore(client, options, true);
-}
-
-function positiveMs(option: string, value: number | undefined, fallback: number): number {
-  const v = value ?? fallback;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) {
-    throw new ConfigError(option, `must be a positive number of ms, got ${String(value)}`);
-  }
-  return v;
 }

@@ -1,3 +1,4 @@
+import { errorText } from './redis-connection.js';
 import { randomUUID } from 'node:crypto';
 import { type DedupeClaim, type DedupeStore } from '@robot-mcp-kit/receiver';
 import { type RedisClient } from './redis-connection.js';
@@ -185,10 +186,4 @@ export class RedisDedupeStore implements DedupeStore {
     }
     return { state: 'unavailable', retryAfterS: this.options.unavailableRetryAfterS };
   }
-}
-
-/** The message of an error (also of one from another realm, where `instanceof Error` fails). */
-function errorText(error: unknown): string {
-  const message = (error as { message?: unknown } | null)?.message;
-  return typeof message === 'string' ? message : String(error);
 }

@@ -1,6 +1,12 @@
 import { ConfigError, redactUrlCredentials } from '@robot-mcp-kit/core';
 import { createClient } from 'redis';
-import { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS } from './redis-dedupe.factory.js';
+import {
+  DEFAULT_COMMAND_TIMEOUT_MS,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  checkedRedisUrl,
+  errorText,
+  positiveMs,
+} from './redis-connection.js';
 import { type RedisClient } from './redis-dedupe.store.js';
 import { RedisEventOutbox } from './redis-event.outbox.js';
 import { type RedisEventOutboxOptions, resolveRedisEventOutboxOptions } from './redis-outbox.options.js';
@@ -56,7 +62,7 @@ function outboxClient(options: CreateRedisEventOutboxOptions): {
   client: RedisClient;
   connect: () => Promise<void>;
 } {
-  const url = checkedUrl(options?.url);
+  const url = checkedRedisUrl(options?.url);
   const resolved = resolveRedisEventOutboxOptions(options); // bad options fail before any connection
   const shown = redactUrlCredentials(url);
   const connectTimeout = positiveMs('connectTimeoutMs', options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS);
@@ -100,36 +106,4 @@ function outboxClient(options: CreateRedisEventOutboxOptions): {
     ready = true;
   };
   return { client, connect };
-}
-
-function checkedUrl(url: unknown): string {
-  if (typeof url !== 'string' || url.length === 0) {
-    throw new ConfigError('url', 'must be a Redis URL such as redis://127.0.0.1:6379/0');
-  }
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new ConfigError(
-      'url',
-      `must be a Redis URL such as redis://127.0.0.1:6379/0, got "${redactUrlCredentials(url)}"`,
-    );
-  }
-  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
-    throw new ConfigError('url', `must start with redis:// or rediss://, got "${redactUrlCredentials(url)}"`);
-  }
-  return url;
-}
-
-function positiveMs(option: string, value: number | undefined, fallback: number): number {
-  const v = value ?? fallback;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) {
-    throw new ConfigError(option, `must be a positive number of ms, got ${String(value)}`);
-  }
-  return v;
-}
-
-function errorText(error: unknown): string {
-  const message = (error as { message?: unknown } | null)?.message;
-  return typeof message === 'string' ? message : String(error);
 }

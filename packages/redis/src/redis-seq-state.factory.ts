@@ -1,15 +1,9 @@
-import { ConfigError, redactUrlCredentials } from '@robot-mcp-kit/core';
-import { checkedRedisUrl, connectRedis } from './redis-connection.js';
-import { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS } from './redis-dedupe.factory.js';
+import { connectAdapter, type RedisUrlOptions } from './redis-connection.js';
 import { type RedisSeqStateOptions, resolveRedisSeqStateOptions } from './redis-seq-state.options.js';
 import { RedisSeqStateStore } from './redis-seq-state.store.js';
 
 /** Options of {@link createRedisSeqStateStore}. */
-export interface CreateRedisSeqStateStoreOptions extends RedisSeqStateOptions {
-  /** `redis://[user:password@]host:port[/db]` or `rediss://…` (TLS). */
-  readonly url: string;
-  /** Time to reach Redis at start-up (default 5000 ms). */
-  readonly connectTimeoutMs?: number;
+export interface CreateRedisSeqStateStoreOptions extends RedisSeqStateOptions, RedisUrlOptions {
   /** Time a command may take before the event answers 503 (default 2000 ms). */
   readonly commandTimeoutMs?: number;
 }
@@ -27,36 +21,10 @@ export interface CreateRedisSeqStateStoreOptions extends RedisSeqStateOptions {
 export async function createRedisSeqStateStore(
   options: CreateRedisSeqStateStoreOptions,
 ): Promise<RedisSeqStateStore> {
-  const url = checkedRedisUrl(options?.url);
-  const connectTimeoutMs = positiveMs(
-    'connectTimeoutMs',
-    options.connectTimeoutMs,
-    DEFAULT_CONNECT_TIMEOUT_MS,
-  );
-  const commandTimeoutMs = positiveMs(
-    'commandTimeoutMs',
-    options.commandTimeoutMs,
-    DEFAULT_COMMAND_TIMEOUT_MS,
-  );
-  const logger = options.logger?.child({
+  const client = await connectAdapter(options, {
     component: 'redis-seq-state-store',
-    url: redactUrlCredentials(url),
-  });
-  resolveRedisSeqStateOptions(options); // bad options fail before connecting
-  const client = await connectRedis({
-    url,
-    connectTimeoutMs,
-    commandTimeoutMs,
     outageNote: 'events answer 503 meanwhile',
-    ...(logger ? { logger } : {}),
+    checkOptions: () => resolveRedisSeqStateOptions(options), // bad options fail before connecting
   });
   return new RedisSeqStateStore(client, options, true);
-}
-
-function positiveMs(option: string, value: number | undefined, fallback: number): number {
-  const v = value ?? fallback;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) {
-    throw new ConfigError(option, `must be a positive number of ms, got ${String(value)}`);
-  }
-  return v;
 }

@@ -1,3 +1,4 @@
+import { errorText } from './redis-connection.js';
 import { type SeqBegin, type SeqStateStore, type SeqTaskRef } from '@robot-mcp-kit/receiver';
 import { type RedisClient } from './redis-connection.js';
 import {
@@ -153,10 +154,4 @@ export class RedisSeqStateStore implements SeqStateStore {
     }
     return { state: 'unavailable', retryAfterS: this.options.unavailableRetryAfterS };
   }
-}
-
-/** The message of an error (also of one from another realm, where `instanceof Error` fails). */
-function errorText(error: unknown): string {
-  const message = (error as { message?: unknown } | null)?.message;
-  return typeof message === 'string' ? message : String(error);
 }
