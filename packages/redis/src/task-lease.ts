@@ -117,15 +117,25 @@ export class TaskLease {
       expiration: { type: 'PX', value: finishedTtlMs },
     });
     if (won !== 'OK') return;
-    const entry = await this.host.readRaw(taskId);
-    if (!entry || entry.task.state !== 'running' || entry.owner !== replica) {
-      await client.sRem(keys.owned(replica), taskId);
-      return;
+    try {
+      const entry = await this.host.readRaw(taskId);
+      if (!entry || entry.task.state !== 'running' || entry.owner !== replica) {
+        await client.sRem(keys.owned(replica), taskId);
+        return;
+      }
+      const failed = lostTask(entry);
+      await this.host.put(failed);
+      logger.warn(`task ${taskId} failed: its replica ${replica} was lost`, {
+        task_id: taskId,
+        lost: replica,
+      });
+      await this.host.lost(failed);
+    } catch (error) {
+      // A claim whose work failed (a timeout under load, an outage) is released, so that a later
+      // sweep (of any survivor) fails the task instead of leaving it running until the claim expires.
+      await client.del(keys.lostClaim(taskId)).catch(() => undefined);
+      throw error;
     }
-    const failed = lostTask(entry);
-    await this.host.put(failed);
-    logger.warn(`task ${taskId} failed: its replica ${replica} was lost`, { task_id: taskId, lost: replica });
-    await this.host.lost(failed);
   }
 }
 

@@ -146,7 +146,7 @@ describe('RedisTaskStore on the real Redis (127.0.0.1:6379)', () => {
   });
 
   it('fails the running tasks of a lost replica exactly once across survivors', async () => {
-    const dead = await open({ leaseMs: 400 });
+    const dead = await open({ leaseMs: 1000 });
     const tasks = [
       entry(dead, `l1-${randomUUID()}`, 'running'),
       entry(dead, `l2-${randomUUID()}`, 'running'),
@@ -161,9 +161,9 @@ describe('RedisTaskStore on the real Redis (127.0.0.1:6379)', () => {
       tasks.map((t) => t.task.task_id),
     );
     const survivors = [
-      await open({ leaseMs: 400 }),
-      await open({ leaseMs: 400 }),
-      await open({ leaseMs: 400 }),
+      await open({ leaseMs: 1000 }),
+      await open({ leaseMs: 1000 }),
+      await open({ leaseMs: 1000 }),
     ];
     const failed: { by: string; entry: StoredTask }[] = [];
     for (const s of survivors) s.onLostTask((e) => void failed.push({ by: s.replicaId, entry: e }));
