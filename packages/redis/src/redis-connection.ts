@@ -22,13 +22,13 @@ export interface RedisUrlOptions {
 }
 
 /**
- * Checks an adapter factory's connection options (naming the bad one), runs `checkOptions` (the
- * adapter's own, so they fail before any connection) and connects, failing fast naming the URL.
+ * Checks an adapter factory's connection options (naming the bad one) and runs `checkOptions` (the
+ * adapter's own, so they fail before any connection); returns what {@link redisClient} takes.
  */
-export async function connectAdapter(
+export function adapterConnection(
   options: RedisUrlOptions,
   adapter: { component: string; outageNote: string; checkOptions?: () => void },
-): Promise<RedisClient> {
+): RedisConnectOptions {
   const url = checkedRedisUrl(options?.url);
   const connectTimeoutMs = positiveMs(
     'connectTimeoutMs',
@@ -42,13 +42,21 @@ export async function connectAdapter(
   );
   adapter.checkOptions?.();
   const logger = options.logger?.child({ component: adapter.component, url: redactUrlCredentials(url) });
-  return connectRedis({
+  return {
     url,
     connectTimeoutMs,
     commandTimeoutMs,
     outageNote: adapter.outageNote,
     ...(logger ? { logger } : {}),
-  });
+  };
+}
+
+/** {@link adapterConnection}, then connects, failing fast naming the URL. */
+export async function connectAdapter(
+  options: RedisUrlOptions,
+  adapter: { component: string; outageNote: string; checkOptions?: () => void },
+): Promise<RedisClient> {
+  return connectRedis(adapterConnection(options, adapter));
 }
 
 /** @throws ConfigError unless the value (or its fallback) is a positive finite number of ms. */
@@ -78,6 +86,19 @@ export interface RedisConnectOptions {
  * @throws ConfigError naming the URL (credentials redacted) and the fix.
  */
 export async function connectRedis(options: RedisConnectOptions): Promise<RedisClient> {
+  const { client, connect } = redisClient(options);
+  await connect();
+  return client;
+}
+
+/**
+ * The client {@link connectRedis} makes, not connected yet, and its `connect` (idempotent once
+ * connected; @throws ConfigError naming the URL and the fix) — for adapters built synchronously.
+ */
+export function redisClient(options: RedisConnectOptions): {
+  client: RedisClient;
+  connect: () => Promise<void>;
+} {
   const shown = redactUrlCredentials(options.url);
   let ready = false;
   const client: RedisClient = createClient({
@@ -104,18 +125,20 @@ export async function connectRedis(options: RedisConnectOptions): Promise<RedisC
   client.on('ready', () => {
     if (ready) options.logger?.info('Redis connection back', { url: shown });
   });
-  try {
-    await client.connect();
-  } catch (error) {
-    client.destroy();
-    const reason = errorText(error);
-    throw new ConfigError(
-      'url',
-      `cannot reach Redis at ${shown} (${redactUrlCredentials(reason) || 'no answer'}): start Redis there (e.g. redis-server --port 6379) or fix the URL (redis://[user:password@]host:port[/db])`,
-    );
-  }
-  ready = true;
-  return client;
+  const connect = async (): Promise<void> => {
+    if (ready) return;
+    try {
+      await client.connect();
+    } catch (error) {
+      client.destroy();
+      throw new ConfigError(
+        'url',
+        `cannot reach Redis at ${shown} (${redactUrlCredentials(errorText(error)) || 'no answer'}): start Redis there (e.g. redis-server --port 6379) or fix the URL (redis://[user:password@]host:port[/db])`,
+      );
+    }
+    ready = true;
+  };
+  return { client, connect };
 }
 
 /** @throws ConfigError unless `url` is a redis:// or rediss:// URL. */
@@ -148,6 +171,24 @@ export function positiveOption(option: string, value: number | undefined, fallba
     throw new ConfigError(option, `must be a positive number, got ${String(value)}`);
   }
   return v;
+}
+
+/** @throws ConfigError unless the value (or its fallback) is a positive safe integer. */
+export function positiveInteger(option: string, value: number | undefined, fallback: number): number {
+  const v = value ?? fallback;
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v <= 0) {
+    throw new ConfigError(option, `must be a positive integer (default ${fallback}), got ${String(value)}`);
+  }
+  return v;
+}
+
+/** @throws ConfigError unless the key prefix (or its default) is a non-empty string. */
+export function keyPrefixOption(value: string | undefined, fallback: string, example: string): string {
+  const prefix = value ?? fallback;
+  if (typeof prefix !== 'string' || prefix.length === 0) {
+    throw new ConfigError('keyPrefix', `must be a non-empty string, e.g. ${example}, or left out`);
+  }
+  return prefix;
 }
 
 /** The message of an error (also of one from another realm, where `instanceof Error` fails). */

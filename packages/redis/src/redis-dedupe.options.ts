@@ -1,4 +1,5 @@
-import { ConfigError, type Logger, silentLogger } from '@robot-mcp-kit/core';
+import { type Logger, silentLogger } from '@robot-mcp-kit/core';
+import { positiveOption, keyPrefixOption } from './redis-connection.js';
 import { DEFAULT_DEDUPE_TTL_S, DEFAULT_MAX_SKEW_S } from '@robot-mcp-kit/receiver';
 
 /** Default key prefix: every key of the store starts with it. */
@@ -45,14 +46,11 @@ export interface ResolvedRedisDedupeOptions {
 
 /** @throws ConfigError naming the bad option. */
 export function resolveRedisDedupeOptions(options: RedisDedupeOptions = {}): ResolvedRedisDedupeOptions {
-  const keyPrefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
-  if (typeof keyPrefix !== 'string' || keyPrefix.length === 0) {
-    throw new ConfigError('keyPrefix', 'must be a non-empty string, e.g. "myapp:dedupe:", or left out');
-  }
-  const ttlS = positive('ttlS', options.ttlS, DEFAULT_DEDUPE_TTL_S);
-  const maxSkewS = positive('maxSkewS', options.maxSkewS, DEFAULT_MAX_SKEW_S);
+  const keyPrefix = keyPrefixOption(options.keyPrefix, DEFAULT_KEY_PREFIX, '"myapp:dedupe:"');
+  const ttlS = positiveOption('ttlS', options.ttlS, DEFAULT_DEDUPE_TTL_S);
+  const maxSkewS = positiveOption('maxSkewS', options.maxSkewS, DEFAULT_MAX_SKEW_S);
   const protectS = 2 * maxSkewS + DEDUPE_MARGIN_S;
-  const retryAfter = positive(
+  const retryAfter = positiveOption(
     'unavailableRetryAfterS',
     options.unavailableRetryAfterS,
     DEFAULT_UNAVAILABLE_RETRY_AFTER_S,
@@ -60,17 +58,9 @@ export function resolveRedisDedupeOptions(options: RedisDedupeOptions = {}): Res
   return {
     keyPrefix,
     retentionMs: Math.ceil(Math.max(ttlS, protectS) * 1000),
-    claimTtlMs: Math.ceil(positive('claimTtlS', options.claimTtlS, DEFAULT_CLAIM_TTL_S) * 1000),
-    inFlightWaitMs: positive('inFlightWaitMs', options.inFlightWaitMs, DEFAULT_IN_FLIGHT_WAIT_MS),
+    claimTtlMs: Math.ceil(positiveOption('claimTtlS', options.claimTtlS, DEFAULT_CLAIM_TTL_S) * 1000),
+    inFlightWaitMs: positiveOption('inFlightWaitMs', options.inFlightWaitMs, DEFAULT_IN_FLIGHT_WAIT_MS),
     unavailableRetryAfterS: Math.ceil(retryAfter),
     logger: (options.logger ?? silentLogger).child({ component: 'redis-dedupe-store' }),
   };
-}
-
-function positive(option: string, value: number | undefined, fallback: number): number {
-  const v = value ?? fallback;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) {
-    throw new ConfigError(option, `must be a positive number, got ${String(value)}`);
-  }
-  return v;
 }

@@ -1,4 +1,5 @@
 import { errorText } from './redis-connection.js';
+import { RedisRefusals } from './redis-refusals.js';
 import { randomUUID } from 'node:crypto';
 import { type DedupeClaim, type DedupeStore } from '@robot-mcp-kit/receiver';
 import { type RedisClient } from './redis-connection.js';
@@ -17,7 +18,6 @@ const CLAIMED = 'claimed:';
 /** Deletes the key only while it still holds this claim's token (never another instance's). */
 const RELEASE_SCRIPT =
   "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end";
-const WARN_EVERY_MS = 10_000;
 
 /** Counters of a {@link RedisDedupeStore}, this instance only. */
 export interface RedisDedupeStats {
@@ -51,10 +51,9 @@ export class RedisDedupeStore implements DedupeStore {
     delivered: 0,
     released: 0,
     duplicates: 0,
-    unavailable: 0,
     settleErrors: 0,
   };
-  private lastWarnAt = Number.NEGATIVE_INFINITY;
+  private readonly refusals: RedisRefusals;
 
   /**
    * @param client a connected node-redis client; use `disableOfflineQueue: true` and a command
@@ -67,6 +66,11 @@ export class RedisDedupeStore implements DedupeStore {
     private readonly ownsClient = false,
   ) {
     this.options = resolveRedisDedupeOptions(options);
+    this.refusals = new RedisRefusals(
+      this.options.logger,
+      'Redis did not answer a dedupe claim: refusing events with 503 + Retry-After so that the poster retries (no event is delivered without its claim)',
+      this.options.unavailableRetryAfterS,
+    );
   }
 
   /** Ids this instance stored as delivered (an estimate of the shared size, for stats). */
@@ -80,7 +84,7 @@ export class RedisDedupeStore implements DedupeStore {
   }
 
   stats(): RedisDedupeStats {
-    return { ...this.counts };
+    return { ...this.counts, unavailable: this.refusals.count };
   }
 
   claim(key: string): Promise<DedupeClaim> {
@@ -111,7 +115,7 @@ export class RedisDedupeStore implements DedupeStore {
       }
       return { state: 'in_flight', outcome: this.waitForOutcome(redisKey, current) };
     } catch (error) {
-      return this.unavailable(error, key);
+      return this.refusals.refuse(error, key);
     }
   }
 
@@ -167,23 +171,5 @@ export class RedisDedupeStore implements DedupeStore {
       if (current !== claimedBy) return false;
     }
     return false;
-  }
-
-  private unavailable(error: unknown, key: string): DedupeClaim {
-    this.counts.unavailable += 1;
-    const now = Date.now();
-    if (now - this.lastWarnAt >= WARN_EVERY_MS) {
-      this.lastWarnAt = now;
-      this.options.logger.warn(
-        'Redis did not answer a dedupe claim: refusing events with 503 + Retry-After so that the poster retries (no event is delivered without its claim)',
-        {
-          key,
-          error: errorText(error),
-          retry_after_s: this.options.unavailableRetryAfterS,
-          refused_so_far: this.counts.unavailable,
-        },
-      );
-    }
-    return { state: 'unavailable', retryAfterS: this.options.unavailableRetryAfterS };
   }
 }

@@ -1,17 +1,6 @@
-import { ConfigError, redactUrlCredentials } from '@robot-mcp-kit/core';
-import { createClient } from 'redis';
-import {
-  DEFAULT_COMMAND_TIMEOUT_MS,
-  DEFAULT_CONNECT_TIMEOUT_MS,
-  checkedRedisUrl,
-  errorText,
-  positiveMs,
-} from './redis-connection.js';
-import { type RedisClient } from './redis-dedupe.store.js';
+import { adapterConnection, redisClient } from './redis-connection.js';
 import { RedisEventOutbox } from './redis-event.outbox.js';
 import { type RedisEventOutboxOptions, resolveRedisEventOutboxOptions } from './redis-outbox.options.js';
-
-const MAX_RECONNECT_PAUSE_MS = 2000;
 
 /** Options of {@link createRedisEventOutbox}. */
 export interface CreateRedisEventOutboxOptions extends RedisEventOutboxOptions {
@@ -57,53 +46,13 @@ export function redisEventOutbox(options: CreateRedisEventOutboxOptions): RedisE
   return new RedisEventOutbox(client, options, true, connect);
 }
 
-/** A node-redis client for the outbox (no offline queue, command timeout) and its fail-fast connect. */
-function outboxClient(options: CreateRedisEventOutboxOptions): {
-  client: RedisClient;
-  connect: () => Promise<void>;
-} {
-  const url = checkedRedisUrl(options?.url);
-  const resolved = resolveRedisEventOutboxOptions(options); // bad options fail before any connection
-  const shown = redactUrlCredentials(url);
-  const connectTimeout = positiveMs('connectTimeoutMs', options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS);
-  const timeout = positiveMs('commandTimeoutMs', options.commandTimeoutMs, DEFAULT_COMMAND_TIMEOUT_MS);
-  let ready = false;
-  const client: RedisClient = createClient({
-    url,
-    disableOfflineQueue: true,
-    commandOptions: { timeout },
-    socket: {
-      connectTimeout,
-      // at start-up: give up at once (fail fast); later: reconnect with a growing pause
-      reconnectStrategy: (retries, cause) =>
-        ready ? Math.min(100 * (retries + 1), MAX_RECONNECT_PAUSE_MS) : new Error(errorText(cause)),
-    },
-  });
-  const logger = resolved.logger.child({ url: shown });
-  let lastErrorAt = Number.NEGATIVE_INFINITY;
-  client.on('error', (error: unknown) => {
-    const now = Date.now();
-    if (!ready || now - lastErrorAt < 10_000) return;
-    lastErrorAt = now;
-    logger.warn('Redis connection error; reconnecting (events go out from memory meanwhile)', {
-      error: errorText(error),
-    });
-  });
-  client.on('ready', () => {
-    if (ready) logger.info('Redis connection back', {});
-  });
-  const connect = async (): Promise<void> => {
-    if (ready) return;
-    try {
-      await client.connect();
-    } catch (error) {
-      client.destroy();
-      throw new ConfigError(
-        'url',
-        `cannot reach Redis at ${shown} (${redactUrlCredentials(errorText(error)) || 'no answer'}): start Redis there (e.g. redis-server --port 6379) or fix the URL (redis://[user:password@]host:port[/db])`,
-      );
-    }
-    ready = true;
-  };
-  return { client, connect };
+/** The outbox's client (no offline queue, command timeout) and its fail-fast connect; options checked first. */
+function outboxClient(options: CreateRedisEventOutboxOptions): ReturnType<typeof redisClient> {
+  return redisClient(
+    adapterConnection(options, {
+      component: 'redis-event-outbox',
+      outageNote: 'events go out from memory meanwhile',
+      checkOptions: () => resolveRedisEventOutboxOptions(options), // bad options fail before any connection
+    }),
+  );
 }

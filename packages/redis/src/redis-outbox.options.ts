@@ -1,4 +1,5 @@
 import { ConfigError, type Logger, silentLogger } from '@robot-mcp-kit/core';
+import { positiveInteger, keyPrefixOption } from './redis-connection.js';
 
 /** Default key prefix of the outbox streams: `rmk:outbox:{<server name>}`. */
 export const DEFAULT_OUTBOX_KEY_PREFIX = 'rmk:outbox:';
@@ -55,10 +56,7 @@ export function resolveRedisEventOutboxOptions(
 ): ResolvedRedisEventOutboxOptions {
   const serverName = name('serverName', options?.serverName, '"navigation"');
   const replicaId = name('replicaId', options.replicaId, 'the host or pod name, e.g. "navigation-0"');
-  const keyPrefix = options.keyPrefix ?? DEFAULT_OUTBOX_KEY_PREFIX;
-  if (typeof keyPrefix !== 'string' || keyPrefix.length === 0) {
-    throw new ConfigError('keyPrefix', 'must be a non-empty string, e.g. "myapp:outbox:", or left out');
-  }
+  const keyPrefix = keyPrefixOption(options.keyPrefix, DEFAULT_OUTBOX_KEY_PREFIX, '"myapp:outbox:"');
   // one hash tag: the stream and its byte counter sit in the same cluster slot (one script touches both)
   const stream = `${keyPrefix}{${serverName}}`;
   return {
@@ -66,10 +64,10 @@ export function resolveRedisEventOutboxOptions(
     replicaId,
     stream,
     bytesKey: `${stream}:bytes`,
-    claimIdleMs: positive('claimIdleMs', options.claimIdleMs, DEFAULT_CLAIM_IDLE_MS),
-    maxEntries: positive('maxEntries', options.maxEntries, DEFAULT_OUTBOX_MAX_ENTRIES),
-    maxBytes: positive('maxBytes', options.maxBytes, DEFAULT_OUTBOX_MAX_BYTES),
-    maxRetryBytes: positive('maxRetryBytes', options.maxRetryBytes, DEFAULT_OUTBOX_RETRY_BYTES),
+    claimIdleMs: positiveInteger('claimIdleMs', options.claimIdleMs, DEFAULT_CLAIM_IDLE_MS),
+    maxEntries: positiveInteger('maxEntries', options.maxEntries, DEFAULT_OUTBOX_MAX_ENTRIES),
+    maxBytes: positiveInteger('maxBytes', options.maxBytes, DEFAULT_OUTBOX_MAX_BYTES),
+    maxRetryBytes: positiveInteger('maxRetryBytes', options.maxRetryBytes, DEFAULT_OUTBOX_RETRY_BYTES),
     logger: (options.logger ?? silentLogger).child({
       component: 'redis-event-outbox',
       stream,
@@ -83,12 +81,4 @@ function name(option: string, value: unknown, example: string): string {
     throw new ConfigError(option, `must be a non-empty string without spaces or braces, e.g. ${example}`);
   }
   return value;
-}
-
-function positive(option: string, value: number | undefined, fallback: number): number {
-  const v = value ?? fallback;
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v <= 0) {
-    throw new ConfigError(option, `must be a positive integer (default ${fallback}), got ${String(value)}`);
-  }
-  return v;
 }

@@ -1,4 +1,5 @@
-import { ConfigError, type Logger, silentLogger } from '@robot-mcp-kit/core';
+import { type Logger, silentLogger } from '@robot-mcp-kit/core';
+import { positiveOption, keyPrefixOption } from './redis-connection.js';
 import { DEFAULT_FINISHED_TTL_S } from '@robot-mcp-kit/receiver';
 import { DEFAULT_UNAVAILABLE_RETRY_AFTER_S } from './redis-dedupe.options.js';
 
@@ -33,28 +34,19 @@ export interface ResolvedRedisSeqStateOptions {
 export function resolveRedisSeqStateOptions(
   options: RedisSeqStateOptions = {},
 ): ResolvedRedisSeqStateOptions {
-  const keyPrefix = options.keyPrefix ?? DEFAULT_SEQ_KEY_PREFIX;
-  if (typeof keyPrefix !== 'string' || keyPrefix.length === 0) {
-    throw new ConfigError('keyPrefix', 'must be a non-empty string, e.g. "myapp:seq:", or left out');
-  }
-  const retryAfter = positive(
+  const keyPrefix = keyPrefixOption(options.keyPrefix, DEFAULT_SEQ_KEY_PREFIX, '"myapp:seq:"');
+  const retryAfter = positiveOption(
     'unavailableRetryAfterS',
     options.unavailableRetryAfterS,
     DEFAULT_UNAVAILABLE_RETRY_AFTER_S,
   );
   return {
     keyPrefix,
-    finishedTtlMs: Math.ceil(positive('finishedTtlS', options.finishedTtlS, DEFAULT_FINISHED_TTL_S) * 1000),
-    idleTtlMs: Math.ceil(positive('idleTtlS', options.idleTtlS, DEFAULT_SEQ_IDLE_TTL_S) * 1000),
+    finishedTtlMs: Math.ceil(
+      positiveOption('finishedTtlS', options.finishedTtlS, DEFAULT_FINISHED_TTL_S) * 1000,
+    ),
+    idleTtlMs: Math.ceil(positiveOption('idleTtlS', options.idleTtlS, DEFAULT_SEQ_IDLE_TTL_S) * 1000),
     unavailableRetryAfterS: Math.ceil(retryAfter),
     logger: (options.logger ?? silentLogger).child({ component: 'redis-seq-state-store' }),
   };
-}
-
-function positive(option: string, value: number | undefined, fallback: number): number {
-  const v = value ?? fallback;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) {
-    throw new ConfigError(option, `must be a positive number, got ${String(value)}`);
-  }
-  return v;
 }

@@ -1,4 +1,4 @@
-import { errorText } from './redis-connection.js';
+import { RedisRefusals } from './redis-refusals.js';
 import { type SeqBegin, type SeqStateStore, type SeqTaskRef } from '@robot-mcp-kit/receiver';
 import { type RedisClient } from './redis-connection.js';
 import {
@@ -50,8 +50,6 @@ elseif redis.call('HGET', KEYS[1], 'f') ~= '1' then
 end
 return h`;
 
-const WARN_EVERY_MS = 10_000;
-
 /** Counters of a {@link RedisSeqStateStore}, this instance only. */
 export interface RedisSeqStateStats {
   /** Gaps this instance was told to report (each gap is told to one instance). */
@@ -72,8 +70,8 @@ export interface RedisSeqStateStats {
  */
 export class RedisSeqStateStore implements SeqStateStore {
   private readonly options: ResolvedRedisSeqStateOptions;
-  private readonly counts = { gaps: 0, committed: 0, unavailable: 0 };
-  private lastWarnAt = Number.NEGATIVE_INFINITY;
+  private readonly counts = { gaps: 0, committed: 0 };
+  private readonly refusals: RedisRefusals;
 
   /**
    * @param client a connected node-redis client, without offline queue and with a command
@@ -86,6 +84,11 @@ export class RedisSeqStateStore implements SeqStateStore {
     private readonly ownsClient = false,
   ) {
     this.options = resolveRedisSeqStateOptions(options);
+    this.refusals = new RedisRefusals(
+      this.options.logger,
+      'Redis did not answer a seq-state check: refusing events with 503 + Retry-After so that the poster retries',
+      this.options.unavailableRetryAfterS,
+    );
   }
 
   /** The key prefix in use. */
@@ -94,7 +97,7 @@ export class RedisSeqStateStore implements SeqStateStore {
   }
 
   stats(): RedisSeqStateStats {
-    return { ...this.counts };
+    return { ...this.counts, unavailable: this.refusals.count };
   }
 
   async begin(task: SeqTaskRef, seq: number, coalesced: readonly [number, number][]): Promise<SeqBegin> {
@@ -108,7 +111,7 @@ export class RedisSeqStateStore implements SeqStateStore {
       if (expected > 0) this.counts.gaps += 1;
       return { state: 'ok', highest, gapExpected: expected > 0 ? expected : undefined };
     } catch (error) {
-      return this.unavailable(error, key);
+      return this.refusals.refuse(error, key);
     }
   }
 
@@ -135,23 +138,5 @@ export class RedisSeqStateStore implements SeqStateStore {
   /** `<prefix><server>:<task_id>`, both URI-encoded so that a ':' in a name cannot collide. */
   private keyOf(task: SeqTaskRef): string {
     return `${this.options.keyPrefix}${encodeURIComponent(task.server)}:${encodeURIComponent(task.taskId)}`;
-  }
-
-  private unavailable(error: unknown, key: string): SeqBegin {
-    this.counts.unavailable += 1;
-    const now = Date.now();
-    if (now - this.lastWarnAt >= WARN_EVERY_MS) {
-      this.lastWarnAt = now;
-      this.options.logger.warn(
-        'Redis did not answer a seq-state check: refusing events with 503 + Retry-After so that the poster retries',
-        {
-          key,
-          error: errorText(error),
-          retry_after_s: this.options.unavailableRetryAfterS,
-          refused_so_far: this.counts.unavailable,
-        },
-      );
-    }
-    return { state: 'unavailable', retryAfterS: this.options.unavailableRetryAfterS };
   }
 }

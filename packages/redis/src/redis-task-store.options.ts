@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ConfigError, type Logger, silentLogger } from '@robot-mcp-kit/core';
-import { positiveOption } from './redis-connection.js';
+import { positiveOption, keyPrefixOption } from './redis-connection.js';
 
 /** Default key prefix of the task store: every key starts with it. */
 export const DEFAULT_TASK_KEY_PREFIX = 'rmk:tasks:';
@@ -42,10 +42,7 @@ export interface ResolvedRedisTaskStoreOptions {
 export function resolveRedisTaskStoreOptions(
   options: RedisTaskStoreOptions = {},
 ): ResolvedRedisTaskStoreOptions {
-  const keyPrefix = options.keyPrefix ?? DEFAULT_TASK_KEY_PREFIX;
-  if (typeof keyPrefix !== 'string' || keyPrefix.length === 0) {
-    throw new ConfigError('keyPrefix', 'must be a non-empty string, e.g. "myfleet:tasks:", or left out');
-  }
+  const keyPrefix = keyPrefixOption(options.keyPrefix, DEFAULT_TASK_KEY_PREFIX, '"myfleet:tasks:"');
   const replicaId = options.replicaId ?? randomUUID();
   if (typeof replicaId !== 'string' || !/^[\w.-]{1,100}$/.test(replicaId)) {
     throw new ConfigError('replicaId', 'must be 1 to 100 letters, digits, "_", "." or "-", or left out');

@@ -1,8 +1,6 @@
-import { redactUrlCredentials } from '@robot-mcp-kit/core';
-import { checkedRedisUrl, connectRedis, positiveOption } from './redis-connection.js';
+import { adapterConnection, connectRedis } from './redis-connection.js';
 import { type RedisTaskStoreOptions } from './redis-task-store.options.js';
 import { RedisTaskStore } from './redis-task.store.js';
-import { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS } from './redis-dedupe.factory.js';
 
 /** Options of {@link createRedisTaskStore}. */
 export interface CreateRedisTaskStoreOptions extends RedisTaskStoreOptions {
@@ -23,24 +21,10 @@ export interface CreateRedisTaskStoreOptions extends RedisTaskStoreOptions {
  * @throws ConfigError naming the URL (credentials redacted) and the fix when Redis is unreachable.
  */
 export async function createRedisTaskStore(options: CreateRedisTaskStoreOptions): Promise<RedisTaskStore> {
-  const url = checkedRedisUrl(options?.url);
-  const connect = {
-    url,
-    connectTimeoutMs: positiveOption(
-      'connectTimeoutMs',
-      options.connectTimeoutMs,
-      DEFAULT_CONNECT_TIMEOUT_MS,
-    ),
-    commandTimeoutMs: positiveOption(
-      'commandTimeoutMs',
-      options.commandTimeoutMs,
-      DEFAULT_COMMAND_TIMEOUT_MS,
-    ),
+  const connect = adapterConnection(options, {
+    component: 'redis-task-store',
     outageNote: 'task writes are retried, remote tasks unreadable meanwhile',
-    ...(options.logger
-      ? { logger: options.logger.child({ component: 'redis-task-store', url: redactUrlCredentials(url) }) }
-      : {}),
-  };
+  });
   const client = await connectRedis(connect);
   let subscriber;
   try {

@@ -1,0 +1,46 @@
+import { type Logger } from '@robot-mcp-kit/core';
+import { errorText } from './redis-connection.js';
+
+const WARN_EVERY_MS = 10_000;
+
+/** What a receiver-side store answers when Redis did not: refuse with 503 + Retry-After. */
+export interface Unavailable {
+  readonly state: 'unavailable';
+  readonly retryAfterS: number;
+}
+
+/**
+ * Counts the events a receiver-side store refused because Redis did not answer, and warns at
+ * most once per 10 s (with the count so far) — one outage is one log line per 10 s, not one per event.
+ */
+export class RedisRefusals {
+  private refused = 0;
+  private lastWarnAt = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly message: string,
+    private readonly retryAfterS: number,
+  ) {}
+
+  /** Refusals so far. */
+  get count(): number {
+    return this.refused;
+  }
+
+  /** Records one refusal of the event keyed `key`; returns the answer to give. */
+  refuse(error: unknown, key: string): Unavailable {
+    this.refused += 1;
+    const now = Date.now();
+    if (now - this.lastWarnAt >= WARN_EVERY_MS) {
+      this.lastWarnAt = now;
+      this.logger.warn(this.message, {
+        key,
+        error: errorText(error),
+        retry_after_s: this.retryAfterS,
+        refused_so_far: this.refused,
+      });
+    }
+    return { state: 'unavailable', retryAfterS: this.retryAfterS };
+  }
+}
