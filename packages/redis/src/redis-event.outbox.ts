@@ -1,22 +1,19 @@
 import { type EventOutbox, type OutboxRecord } from '@robot-mcp-kit/core';
-import { entriesOf, errorText, inSeqOrder, recordOf, type StreamEntry } from './redis-outbox.entries.js';
-import { ACK_SCRIPT, APPEND_SCRIPT } from './redis-outbox.scripts.js';
+import { errorText, inSeqOrder, recordOf, type StreamEntry } from './redis-outbox.entries.js';
+import { OutboxFullError, RedisOutboxStream } from './redis-outbox.stream.js';
 import {
   type RedisEventOutboxOptions,
   type ResolvedRedisEventOutboxOptions,
   resolveRedisEventOutboxOptions,
 } from './redis-outbox.options.js';
-import { type RedisClient } from './redis-dedupe.store.js';
+import { type RedisClient } from './redis-connection.js';
 import { RetryBuffer } from './redis-outbox.retry.js';
 import { type RedisEventOutboxStats } from './redis-outbox.stats.js';
 
 export type { RedisEventOutboxStats } from './redis-outbox.stats.js';
+export { OUTBOX_GROUP } from './redis-outbox.stream.js';
 
-/** The consumer group of the posters of one server name. */
-export const OUTBOX_GROUP = 'posters';
-const CLAIM_PAGE = 100;
 const CLAIM_PAGES_PER_TICK = 10;
-const RENEW_BATCH = 1000;
 const WARN_EVERY_MS = 10_000;
 
 /** Where one event of this replica is in the stream. */
@@ -26,9 +23,6 @@ interface Owned {
   /** The write under way (never rejects). */
   writing?: Promise<void>;
 }
-
-/** The outbox refused an event: at its entry or byte cap. */
-class OutboxFullError extends Error {}
 
 /**
  * The Redis Streams adapter of core's {@link EventOutbox}. All replicas of one server name share
@@ -46,6 +40,7 @@ export class RedisEventOutbox implements EventOutbox {
   private readonly options: ResolvedRedisEventOutboxOptions;
   private readonly owned = new Map<string, Owned>();
   private readonly retry: RetryBuffer;
+  private readonly stream: RedisOutboxStream;
   private readonly failedAcks = new Set<string>();
   private readonly counts = {
     appended: 0,
@@ -76,6 +71,7 @@ export class RedisEventOutbox implements EventOutbox {
     private readonly connect?: () => Promise<void>,
   ) {
     this.options = resolveRedisEventOutboxOptions(options);
+    this.stream = new RedisOutboxStream(client, this.options);
     this.description = `redis stream ${this.options.stream} (replica ${this.options.replicaId})`;
     this.retry = new RetryBuffer(this.options.maxRetryBytes, () => {
       this.counts.retryDropped += 1;
@@ -102,7 +98,7 @@ export class RedisEventOutbox implements EventOutbox {
     const eventId = record.event.event_id;
     const slot: Owned = {};
     this.owned.set(eventId, slot);
-    const write = this.write(record);
+    const write = this.stream.append(record);
     slot.writing = write.then(
       (id) => void (slot.id = id),
       () => undefined,
@@ -135,7 +131,7 @@ export class RedisEventOutbox implements EventOutbox {
       return;
     }
     try {
-      await this.removeEntry(slot.id);
+      await this.stream.remove(slot.id);
     } catch (error) {
       this.counts.ackErrors += 1;
       this.failedAcks.add(eventId);
@@ -154,7 +150,7 @@ export class RedisEventOutbox implements EventOutbox {
     if (this.deliver) return;
     await this.connect?.(); // built by redisEventOutbox(): connects here, failing fast
     this.deliver = deliver;
-    await this.createGroup();
+    await this.stream.createGroup();
     await this.takeOwnHistory();
     await this.takeOver();
     const every = Math.max(50, Math.floor(this.options.claimIdleMs / 3));
@@ -193,7 +189,7 @@ export class RedisEventOutbox implements EventOutbox {
       await this.takeOver();
     } catch (error) {
       this.counts.redisErrors += 1;
-      if (/NOGROUP/.test(errorText(error))) await this.createGroup().catch(() => undefined);
+      if (/NOGROUP/.test(errorText(error))) await this.stream.createGroup().catch(() => undefined);
       this.warn(
         'outage',
         'warn',
@@ -208,30 +204,6 @@ export class RedisEventOutbox implements EventOutbox {
     }
   }
 
-  private async write(record: OutboxRecord): Promise<string> {
-    const { stream, bytesKey, replicaId, maxEntries, maxBytes } = this.options;
-    const { event } = record;
-    const reply = (await this.client.eval(APPEND_SCRIPT, {
-      keys: [stream, bytesKey],
-      arguments: [
-        OUTBOX_GROUP,
-        replicaId,
-        String(maxEntries),
-        String(maxBytes),
-        event.event_id,
-        event.task_id,
-        String(event.seq),
-        String(Math.floor(record.postedAtMs)),
-        record.body,
-      ],
-    })) as [string, string];
-    if (reply[0] === 'ok') return reply[1];
-    const cap = reply[1] === 'entries' ? `maxEntries ${maxEntries}` : `maxBytes ${maxBytes}`;
-    throw new OutboxFullError(
-      `event outbox ${stream} is full (${cap}): new events are not stored durably until delivered ones are removed (they still go out from memory); raise the cap or fix the receiver`,
-    );
-  }
-
   /** Writes again, in order, the events whose write failed while Redis was away. */
   private async rewrite(): Promise<void> {
     for (const record of this.retry.records()) {
@@ -239,10 +211,10 @@ export class RedisEventOutbox implements EventOutbox {
       this.retry.remove(record.event.event_id);
       if (!slot || slot.id !== undefined) continue;
       try {
-        slot.id = await this.write(record);
+        slot.id = await this.stream.append(record);
         this.counts.appended += 1;
         // delivered while it was being written again: remove it at once
-        if (this.owned.get(record.event.event_id) !== slot) await this.removeEntry(slot.id);
+        if (this.owned.get(record.event.event_id) !== slot) await this.stream.remove(slot.id);
       } catch (error) {
         if (error instanceof OutboxFullError) {
           this.counts.refusedFull += 1;
@@ -259,36 +231,25 @@ export class RedisEventOutbox implements EventOutbox {
   private async renew(): Promise<void> {
     const ids: string[] = [];
     for (const slot of this.owned.values()) if (slot.id !== undefined) ids.push(slot.id);
-    const { stream, replicaId } = this.options;
-    for (let i = 0; i < ids.length; i += RENEW_BATCH) {
-      await this.client.xClaimJustId(stream, OUTBOX_GROUP, replicaId, 0, ids.slice(i, i + RENEW_BATCH));
-    }
+    await this.stream.renew(ids);
   }
 
   /** XAUTOCLAIM of the events idle past `claimIdleMs` (a dead replica's), handed to the poster. */
   private async takeOver(): Promise<void> {
-    const { stream, replicaId, claimIdleMs } = this.options;
     let cursor = '0-0';
     for (let page = 0; page < CLAIM_PAGES_PER_TICK && !this.closed; page += 1) {
-      const reply = await this.client.xAutoClaim(stream, OUTBOX_GROUP, replicaId, claimIdleMs, cursor, {
-        COUNT: CLAIM_PAGE,
-      });
-      const messages = reply.messages.flatMap((m) => (m ? [{ id: m.id, fields: m.message }] : []));
-      await this.handOver(messages);
-      cursor = String(reply.nextId);
+      const { entries, next } = await this.stream.claimIdle(cursor);
+      await this.handOver(entries);
+      cursor = next;
       if (cursor === '0-0') return;
     }
   }
 
   /** Reads this replica's own pending entries (a former life under the same replicaId). */
   private async takeOwnHistory(): Promise<void> {
-    const { stream, replicaId } = this.options;
     let from = '0-0';
     for (;;) {
-      // raw: a history read answers a deleted entry as [id, nil], which the typed reply does not take
-      const args = ['XREADGROUP', 'GROUP', OUTBOX_GROUP, replicaId, 'COUNT', String(CLAIM_PAGE)];
-      const reply: unknown = await this.client.sendCommand([...args, 'STREAMS', stream, from]);
-      const entries = entriesOf(reply);
+      const entries = await this.stream.readOwn(from);
       if (entries.length === 0) return;
       await this.handOver(entries);
       from = entries[entries.length - 1]!.id;
@@ -299,7 +260,7 @@ export class RedisEventOutbox implements EventOutbox {
   private async handOver(entries: readonly StreamEntry[]): Promise<void> {
     const taken: OutboxRecord[] = [];
     for (const { id, fields } of entries) {
-      if (fields === undefined) await this.removeEntry(id); // deleted, still pending: forget it
+      if (fields === undefined) await this.stream.remove(id); // deleted, still pending: forget it
       if (fields?.e === undefined || this.owned.has(fields.e)) continue;
       try {
         taken.push(recordOf(fields));
@@ -308,7 +269,7 @@ export class RedisEventOutbox implements EventOutbox {
           id,
           error: errorText(error),
         });
-        await this.removeEntry(id);
+        await this.stream.remove(id);
         continue;
       }
       this.owned.set(fields.e, { id });
@@ -320,19 +281,6 @@ export class RedisEventOutbox implements EventOutbox {
       taken_over_so_far: this.counts.takenOver,
     });
     this.deliver?.(inSeqOrder(taken));
-  }
-
-  private async removeEntry(id: string): Promise<void> {
-    const { stream, bytesKey } = this.options;
-    await this.client.eval(ACK_SCRIPT, { keys: [stream, bytesKey], arguments: [OUTBOX_GROUP, id] });
-  }
-
-  private async createGroup(): Promise<void> {
-    try {
-      await this.client.xGroupCreate(this.options.stream, OUTBOX_GROUP, '0', { MKSTREAM: true });
-    } catch (error) {
-      if (!/BUSYGROUP/.test(errorText(error))) throw error;
-    }
   }
 
   /** Logs `message` at most once per 10 s per kind. */

@@ -1,0 +1,95 @@
+import { type OutboxRecord } from '@robot-mcp-kit/core';
+import { entriesOf, errorText, type StreamEntry } from './redis-outbox.entries.js';
+import { type ResolvedRedisEventOutboxOptions } from './redis-outbox.options.js';
+import { ACK_SCRIPT, APPEND_SCRIPT } from './redis-outbox.scripts.js';
+import { type RedisClient } from './redis-connection.js';
+
+/** The consumer group of the posters of one server name. */
+export const OUTBOX_GROUP = 'posters';
+const CLAIM_PAGE = 100;
+const RENEW_BATCH = 1000;
+
+/** The outbox refused an event: at its entry or byte cap. */
+export class OutboxFullError extends Error {}
+
+/**
+ * The Redis commands of one outbox stream and its consumer group, for one replica (the consumer):
+ * what {@link RedisEventOutbox} decides, this class says to Redis. Every method may throw on an
+ * outage; the outbox counts, logs and retries.
+ */
+export class RedisOutboxStream {
+  constructor(
+    private readonly client: RedisClient,
+    private readonly options: ResolvedRedisEventOutboxOptions,
+  ) {}
+
+  /**
+   * Appends the event and reads it into this replica's pending list, in one script, under the
+   * entry and byte caps. Returns the entry id. @throws OutboxFullError at a cap.
+   */
+  async append(record: OutboxRecord): Promise<string> {
+    const { stream, bytesKey, replicaId, maxEntries, maxBytes } = this.options;
+    const { event } = record;
+    const reply = (await this.client.eval(APPEND_SCRIPT, {
+      keys: [stream, bytesKey],
+      arguments: [
+        OUTBOX_GROUP,
+        replicaId,
+        String(maxEntries),
+        String(maxBytes),
+        event.event_id,
+        event.task_id,
+        String(event.seq),
+        String(Math.floor(record.postedAtMs)),
+        record.body,
+      ],
+    })) as [string, string];
+    if (reply[0] === 'ok') return reply[1];
+    const cap = reply[1] === 'entries' ? `maxEntries ${maxEntries}` : `maxBytes ${maxBytes}`;
+    throw new OutboxFullError(
+      `event outbox ${stream} is full (${cap}): new events are not stored durably until delivered ones are removed (they still go out from memory); raise the cap or fix the receiver`,
+    );
+  }
+
+  /** XACK + XDEL of one entry, and its bytes off the counter (one script). */
+  async remove(id: string): Promise<void> {
+    const { stream, bytesKey } = this.options;
+    await this.client.eval(ACK_SCRIPT, { keys: [stream, bytesKey], arguments: [OUTBOX_GROUP, id] });
+  }
+
+  /** Resets the idle time of these pending entries of this replica, in batches. */
+  async renew(ids: readonly string[]): Promise<void> {
+    const { stream, replicaId } = this.options;
+    for (let i = 0; i < ids.length; i += RENEW_BATCH) {
+      await this.client.xClaimJustId(stream, OUTBOX_GROUP, replicaId, 0, ids.slice(i, i + RENEW_BATCH));
+    }
+  }
+
+  /** One XAUTOCLAIM page of entries idle past `claimIdleMs`, from `cursor`; `next` is '0-0' at the end. */
+  async claimIdle(cursor: string): Promise<{ entries: StreamEntry[]; next: string }> {
+    const { stream, replicaId, claimIdleMs } = this.options;
+    const reply = await this.client.xAutoClaim(stream, OUTBOX_GROUP, replicaId, claimIdleMs, cursor, {
+      COUNT: CLAIM_PAGE,
+    });
+    const entries = reply.messages.flatMap((m) => (m ? [{ id: m.id, fields: m.message }] : []));
+    return { entries, next: String(reply.nextId) };
+  }
+
+  /** One page of this replica's own pending entries after `from` (a former life's, same replicaId). */
+  async readOwn(from: string): Promise<StreamEntry[]> {
+    const { stream, replicaId } = this.options;
+    // raw: a history read answers a deleted entry as [id, nil], which the typed reply does not take
+    const args = ['XREADGROUP', 'GROUP', OUTBOX_GROUP, replicaId, 'COUNT', String(CLAIM_PAGE)];
+    const reply: unknown = await this.client.sendCommand([...args, 'STREAMS', stream, from]);
+    return entriesOf(reply);
+  }
+
+  /** Creates the consumer group (and the stream) unless it exists. */
+  async createGroup(): Promise<void> {
+    try {
+      await this.client.xGroupCreate(this.options.stream, OUTBOX_GROUP, '0', { MKSTREAM: true });
+    } catch (error) {
+      if (!/BUSYGROUP/.test(errorText(error))) throw error;
+    }
+  }
+}
