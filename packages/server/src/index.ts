@@ -10,11 +10,6 @@
  * @module main
  */
 import 'reflect-metadata';
-// The built-in features' options (readOnly, allowTools, nativeTasks, ...) are merged into
-// BootstrapOptions by these modules: importing them keeps the options in a program that imports
-// only this entry.
-import './features/feature-options.js';
-import './features/native-tasks/native-tasks.feature.js';
 
 // Decorators (they record metadata only) and their arguments
 export { CapabilityServer } from './decorators/capability-server.decorator.js';
