@@ -47,10 +47,11 @@ export interface RedisTaskStoreStats {
  * finished one expires after `finishedTtlS`), indexed in `scope:<scope>` (ZSET by creation time)
  * and, while running, in `owned:<replica>`. Each replica holds a lease it renews; cancel requests
  * go to the owner over pub/sub (`cancel:<replica>`); a sweeper on every replica fails the running
- * tasks of a replica whose lease expired, exactly once across survivors (see {@link TaskLease}).
+ * tasks of a replica whose lease expired, exactly once across survivors (see `TaskLease` in task-lease.ts).
  */
 export class RedisTaskStore implements TaskStore {
   readonly replicaId: string;
+  /** @internal the key layout (tests read Redis with it) */
   readonly keys: TaskStoreKeys;
   private readonly options: ResolvedRedisTaskStoreOptions;
   private readonly lease: TaskLease;

@@ -36,6 +36,7 @@ export type { RunServerOptions } from './runtime/run-server.js';
 export { bootstrap } from './runtime/bootstrap.js';
 export type { BootstrapOptions, CapabilityServerClass } from './runtime/bootstrap.js';
 export type { RobotMcpApp, ListenInfo } from './runtime/robot-mcp-app.js';
+export type { TaskStoreOption, TaskStoreSettings } from './runtime/task-store.config.js';
 
 // What a tool body is given
 export type { TaskContext, JsonObject, TaskInfo } from '@robot-mcp-kit/core';

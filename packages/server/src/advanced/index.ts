@@ -40,6 +40,7 @@ export type { RegisteredTool, ToolCall, SessionContext } from '../tools/register
 export { TaskStarter } from '../tools/task-starter.js';
 export type { StartRequest, TaskStartedListener } from '../tools/task-starter.js';
 export type { Feature, FeatureContext, FeatureContribution } from '../runtime/feature.types.js';
+export type { TaskStoreBridge } from '../runtime/task-store.bridge.js';
 export { builtinFeatures } from '../features/builtin-features.js';
 export type {
   BuiltinFeatureOptions,

@@ -109,7 +109,7 @@ export class TaskStoreBridge {
   }
 
   /**
-   * The start barrier: waits for the task's first write, at most {@link START_WRITE_WAIT_MS} (under
+   * The start barrier: waits for the task's first write, at most `START_WRITE_WAIT_MS` (5 s) (under
    * a store outage the task_id is still answered — the write keeps being retried — and a warning says so).
    */
   private async startWritten(taskId: string): Promise<void> {
@@ -133,7 +133,7 @@ export class TaskStoreBridge {
 
   /**
    * Records another name of a task (a SEP-2663 handle) in the store, so every replica finds the
-   * task by it. Waits at most {@link START_WRITE_WAIT_MS}; a failure is logged and counted (the
+   * task by it. Waits at most `START_WRITE_WAIT_MS` (5 s); a failure is logged and counted (the
    * creating replica still answers for the handle).
    */
   async putAlias(alias: string, taskId: string, ttlMs: number): Promise<void> {
