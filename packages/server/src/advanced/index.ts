@@ -42,14 +42,14 @@ export type { StartRequest, TaskStartedListener } from '../tools/task-starter.js
 export type { Feature, FeatureContext, FeatureContribution } from '../runtime/feature.types.js';
 export type { TaskStoreBridge } from '../runtime/task-store.bridge.js';
 export { builtinFeatures } from '../features/builtin-features.js';
-export type {
-  BuiltinFeatureOptions,
-  SafetyFeatureOptions,
-  EventFeedOptions,
-  TaskResourcesOptions,
-} from '../features/feature-options.js';
+export type { BuiltinFeatureOptions } from '../features/builtin-features.js';
+export type { SafetyFeatureOptions } from '../features/safety/safety.options.js';
+export type { SessionCleanupOptions } from '../features/session-cleanup/session-cleanup.options.js';
+export type { EventFeedOptions } from '../features/event-feed/event-feed.options.js';
+export type { TaskResourcesOptions } from '../features/resources/task-resources.options.js';
+export type { NativeTasksFeatureOptions } from '../features/native-tasks/native-tasks.feature.js';
 export { toolPolicyFeature } from '../features/safety/tool-policy.feature.js';
-export { sessionCleanupFeature } from '../features/session-cleanup.feature.js';
+export { sessionCleanupFeature } from '../features/session-cleanup/session-cleanup.feature.js';
 export { eventFeedFeature, eventFeedOf } from '../features/event-feed/event-feed.feature.js';
 export type { EventFeedExtension } from '../features/event-feed/event-feed.feature.js';
 export type { EventFeed, FeedPage, WaitRequest, WaitOutcome } from '../features/event-feed/event-feed.js';

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, RobotMcpKitError } from '@robot-mcp-kit/core';
-import { parseToolPatterns } from '../features/safety/tool-patterns.js';
+import { parseToolPatterns } from '../rules/tool-pattern.rules.js';
 import { bootstrap, type BootstrapOptions, type CapabilityServerClass } from './bootstrap.js';
 import { type ListenInfo, type RobotMcpApp } from './robot-mcp-app.js';
 import { checkLogLevel } from './server-config.js';

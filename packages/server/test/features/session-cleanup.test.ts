@@ -2,7 +2,10 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { ConfigError, type JsonObject, ManualClock, MemoryLogger, TaskManager } from '@robot-mcp-kit/core';
 import { bootstrap, CapabilityServer, LongRunningTool } from '@robot-mcp-kit/server';
 import { TaskStarter } from '@robot-mcp-kit/server/advanced';
-import { cancelSessionTasks, disconnectPolicy } from '../../src/features/session-cleanup.feature.js';
+import {
+  cancelSessionTasks,
+  disconnectPolicy,
+} from '../../src/features/session-cleanup/session-cleanup.feature.js';
 import { ArmServer, LabelArgs } from './fixtures/arm.server.js';
 import { TeleopServer } from './fixtures/teleop.server.js';
 import { type AppHarness, startApp, textOf, until } from './fixtures/multi-client.js';

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import {
+  type BuiltinFeatureOptions,
   type Feature,
   type FeatureContext,
   builtinFeatures,
@@ -95,5 +96,26 @@ describe('features have a lifecycle', () => {
     const readOnly = open({ features: builtinFeatures({ readOnly: true }) });
     expect(readOnly.app.registry.get('drive')).toBeUndefined();
     expect(readOnly.app.registry.get('get_task')).toBeDefined();
+  });
+
+  it('BuiltinFeatureOptions is derived from the list: every feature option, typed, nothing else', () => {
+    const options: BuiltinFeatureOptions = {
+      readOnly: true,
+      allowTools: ['get_*'],
+      keepTasksOnSessionEnd: ['watch_*'],
+      eventFeed: false,
+      eventBuffer: 10,
+      resourceUpdateIntervalMs: 100,
+      nativeTasks: { pollIntervalMs: 250 },
+    };
+    // @ts-expect-error a misspelled option is a type error, not a silently ignored key
+    const misspelled: BuiltinFeatureOptions = { readonly: true };
+    expect(misspelled).toBeDefined();
+    const h = open({ features: builtinFeatures(options) });
+    expect(h.app.registry.get('drive')).toBeUndefined(); // readOnly reached the tool policy
+    expect(h.app.registry.get('get_events')).toBeUndefined(); // eventFeed: false reached the feed
+    expect(() => open({ features: builtinFeatures({ nativeTasks: { pollIntervalMs: 0 } }) })).toThrow(
+      /pollIntervalMs/,
+    );
   });
 });

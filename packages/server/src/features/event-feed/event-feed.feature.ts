@@ -1,7 +1,7 @@
 import { type Feature, type FeatureContext } from '../../runtime/feature.types.js';
 import { type AppExtension } from '../../runtime/robot-mcp-app.js';
 import { checkBoolean, parseFlag, parseInteger } from '../feature-config.js';
-import { type EventFeedOptions } from '../feature-options.js';
+import { type EventFeedOptions } from './event-feed.options.js';
 import { EventFeed } from './event-feed.js';
 import { createEventFeedTools } from './event-feed.tools.js';
 

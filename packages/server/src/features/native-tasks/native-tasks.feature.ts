@@ -47,3 +47,14 @@ export function nativeTasksFeature(options?: NativeTasksOptions): Feature {
     },
   };
 }
+
+/** The bootstrap option of the native tasks feature. */
+export interface NativeTasksFeatureOptions {
+  /** Native MCP tasks (SEP-1686): TTLs, poll interval, page size, progress notifications. */
+  nativeTasks?: NativeTasksOptions;
+}
+
+/** {@link nativeTasksFeature} configured from the bootstrap options (`nativeTasks`). */
+export function nativeTasksFeatureFrom(options: NativeTasksFeatureOptions = {}): Feature {
+  return nativeTasksFeature(options.nativeTasks);
+}

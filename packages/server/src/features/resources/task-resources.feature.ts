@@ -19,7 +19,7 @@ import { type AppExtension } from '../../runtime/robot-mcp-app.js';
 import { type SessionContext } from '../../tools/registered-tool.js';
 import { type TaskStoreBridge } from '../../runtime/task-store.bridge.js';
 import { parseInteger } from '../feature-config.js';
-import { type TaskResourcesOptions } from '../feature-options.js';
+import { type TaskResourcesOptions } from './task-resources.options.js';
 import { UpdateCoalescer } from './update-coalescer.js';
 
 /** The running tasks: `{"tasks": [TaskInfo, ...]}`. */

@@ -3,8 +3,8 @@ import { type Logger } from '@robot-mcp-kit/core';
 import { type Feature } from '../../runtime/feature.types.js';
 import { type RegisteredTool } from '../../tools/registered-tool.js';
 import { checkBoolean, parseFlag } from '../feature-config.js';
-import { type SafetyFeatureOptions } from '../feature-options.js';
-import { matchesAny, parseToolPatterns, type ToolPattern } from './tool-patterns.js';
+import { type SafetyFeatureOptions } from './safety.options.js';
+import { matchesAny, parseToolPatterns, type ToolPattern } from '../../rules/tool-pattern.rules.js';
 
 /** What the tool policy does with the offered tools, resolved from options and environment. */
 export interface ToolPolicy {

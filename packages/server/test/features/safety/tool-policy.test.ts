@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { ConfigError, MemoryLogger } from '@robot-mcp-kit/core';
 import { bootstrap, CapabilityServer, Tool } from '@robot-mcp-kit/server';
 import { parseServerArgs } from '@robot-mcp-kit/server/advanced';
-import { compileGlob, parseToolPatterns } from '../../../src/features/safety/tool-patterns.js';
+import { compileGlob, parseToolPatterns } from '../../../src/rules/tool-pattern.rules.js';
 import { ArmServer } from '../fixtures/arm.server.js';
 import { type AppHarness, startApp, textOf } from '../fixtures/multi-client.js';
 

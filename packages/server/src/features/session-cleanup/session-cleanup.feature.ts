@@ -1,10 +1,9 @@
 import { ConfigError, type Clock, type TaskManager, type TimerHandle } from '@robot-mcp-kit/core';
-import { type Feature, type FeatureContext } from '../runtime/feature.types.js';
-import { type SessionContext } from '../tools/registered-tool.js';
-import { sessionIdleMsFromEnv } from '../transports/http-options.js';
-import { parseFlag } from './feature-config.js';
-import { type SafetyFeatureOptions } from './feature-options.js';
-import { matchesAny, parseToolPatterns, type ToolPattern } from './safety/tool-patterns.js';
+import { type Feature, type FeatureContext } from '../../runtime/feature.types.js';
+import { type SessionContext } from '../../tools/registered-tool.js';
+import { parseFlag } from '../feature-config.js';
+import { type SessionCleanupOptions } from './session-cleanup.options.js';
+import { matchesAny, parseToolPatterns, type ToolPattern } from '../../rules/tool-pattern.rules.js';
 
 /** How long a session's clean-up waits for its cancelled tasks to settle. */
 export const SESSION_CLEANUP_DEADLINE_MS = 5000;
@@ -21,9 +20,8 @@ export type KeepTasksPolicy = { readonly all: boolean; readonly patterns: readon
  */
 export function resolveKeepTasks(
   env: NodeJS.ProcessEnv,
-  options: SafetyFeatureOptions = {},
+  options: SessionCleanupOptions = {},
 ): KeepTasksPolicy {
-  sessionIdleMsFromEnv(env);
   const option = options.keepTasksOnSessionEnd;
   if (option !== undefined) {
     if (typeof option === 'boolean') return { all: option, patterns: [] };
@@ -130,7 +128,7 @@ export async function cancelSessionTasks(
  * says `cancelOnDisconnect: true`; its tasks are cancelled, best effort within 5 s, when the session
  * that started them ends. `RMK_KEEP_TASKS` / `keepTasksOnSessionEnd` can still keep those.
  */
-export function sessionCleanupFeature(options: SafetyFeatureOptions = {}): Feature {
+export function sessionCleanupFeature(options: SessionCleanupOptions = {}): Feature {
   return {
     name: 'session-cleanup',
     setup(ctx) {
