@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { until } from '../support/until.js';
 
 // The built sleeper as a real process over stdio (needs `npm run build`), the app's endpoint down.
 // Closing stdin must run the same shutdown as SIGTERM: cancel, try to flush until the deadline, log
@@ -32,14 +33,6 @@ interface LogLine {
   message: string;
   at: number;
   [key: string]: unknown;
-}
-
-async function until(predicate: () => boolean, what: () => string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`not reached in time: ${what()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 describe('stdin closing with a task running and the receiver down', () => {

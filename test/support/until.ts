@@ -18,15 +18,16 @@ const isDone = (value: unknown): boolean => value !== undefined && value !== nul
 /**
  * Polls `condition` between event-loop turns (first) and short real pauses (then) until it is
  * truthy (an async condition is awaited).
- * `what` names the condition in the failure message; pass a number instead for the old
- * `until(condition, limitMs)` form. Works with a fake clock: the first polls only yield turns.
+ * `what` names the condition in the failure message (a function is called only then, to describe
+ * the state at the deadline); pass a number instead for the old `until(condition, limitMs)` form.
+ * Works with a fake clock: the first polls only yield turns.
  */
 export async function until(
   condition: () => unknown,
-  what: string | number = 'condition',
+  what: string | number | (() => string) = 'condition',
   limitMs: number = DEFAULT_LIMIT_MS,
 ): Promise<void> {
-  const label = typeof what === 'string' ? what : 'condition';
+  const label = () => (typeof what === 'string' ? what : typeof what === 'function' ? what() : 'condition');
   const limit = typeof what === 'number' ? what : limitMs;
   const started = Date.now();
   for (let turn = 0; ; turn += 1) {
@@ -34,7 +35,7 @@ export async function until(
     let holds = condition();
     if (holds instanceof Promise) holds = await holds;
     if (holds) return;
-    if (Date.now() - started > limit) throw new Error(`timed out after ${limit} ms waiting for ${label}`);
+    if (Date.now() - started > limit) throw new Error(`timed out after ${limit} ms waiting for ${label()}`);
     if (turn < 20) await turns(1);
     else await new Promise<void>((resolve) => setTimeout(resolve, turn < 200 ? 2 : 20));
   }

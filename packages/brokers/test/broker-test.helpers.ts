@@ -5,6 +5,7 @@ import { createServer, connect as tcpConnect, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EventType, TaskEvent } from '@robot-mcp-kit/core';
+import { until as waitUntil } from '../../../test/support/until.js';
 
 /** The shared machine brokers (left running; tests use unique prefixes and stream names). */
 export const SHARED_MQTT = 'mqtt://127.0.0.1:1883';
@@ -16,14 +17,9 @@ export function uniqueName(prefix = 't'): string {
   return `${prefix}${randomBytes(5).toString('hex')}`;
 }
 
-/** Polls `condition` until it holds; the limit is a safety net against hangs, not a timing assertion. */
-export async function until(condition: () => boolean, what: string, limitMs = 30_000): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > limitMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise<void>((resolve) => setTimeout(resolve, 10));
-  }
-}
+/** The shared `until` with a 30 s safety net (broker and Redis restarts are slow on a loaded machine). */
+export const until = (condition: () => unknown, what: string, limitMs = 30_000): Promise<void> =>
+  waitUntil(condition, what, limitMs);
 
 /** A valid event of `server`'s task `taskId`. */
 export function makeEvent(

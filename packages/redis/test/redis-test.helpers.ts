@@ -4,23 +4,15 @@ import { createServer, type Server } from 'node:http';
 import { type AddressInfo, connect, createServer as createTcpServer } from 'node:net';
 import { type EventType, signatureHeader, TaskEvent } from '@robot-mcp-kit/core';
 import { type EventReceiver } from '@robot-mcp-kit/receiver';
+import { until as waitUntil } from '../../../test/support/until.js';
 
 export const SECRET = 'redis-test-secret-0123456789abcdef';
 export const SECRETS = { sleeper: SECRET };
 export const SHARED_REDIS_URL = 'redis://127.0.0.1:6379/0';
 
-/** Polls `condition` until it holds; the limit is a safety net against hangs, not a timing assertion. */
-export async function until(
-  condition: () => boolean | Promise<boolean>,
-  what: string,
-  limitMs = 30_000,
-): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+/** The shared `until` with a 30 s safety net (broker and Redis restarts are slow on a loaded machine). */
+export const until = (condition: () => unknown, what: string, limitMs = 30_000): Promise<void> =>
+  waitUntil(condition, what, limitMs);
 
 /** A real node:http server on 127.0.0.1 (OS-picked port) serving a receiver. */
 export interface RunningReceiver {
