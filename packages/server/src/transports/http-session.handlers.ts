@@ -1,3 +1,4 @@
+import getRawBody from 'raw-body';
 import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse } from 'node:http';
 import { type AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
@@ -146,19 +147,21 @@ export function sseHandler(deps: SessionDeps): Handler {
   };
 }
 
+/** The JSON body of a POST (at most MAX_BODY bytes, read by raw-body); answers 413/400 itself. */
 async function readJson(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) {
+  let text: string;
+  try {
+    text = await getRawBody(req, { limit: MAX_BODY, encoding: 'utf8' });
+  } catch (error) {
+    if ((error as { type?: unknown }).type === 'entity.too.large') {
       sendJson(res, 413, rpcError(-32600, `Request body over ${MAX_BODY} bytes`));
-      return undefined;
+    } else {
+      sendJson(res, 400, rpcError(-32600, 'Request body could not be read'));
     }
-    chunks.push(chunk as Buffer);
+    return undefined;
   }
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+    return JSON.parse(text) as unknown;
   } catch {
     sendJson(res, 400, rpcError(-32700, 'Parse error: the body is not JSON'));
     return undefined;
