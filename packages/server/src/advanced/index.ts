@@ -38,7 +38,7 @@ export type { AppExtension } from '../runtime/robot-mcp-app.js';
 export { ToolRegistry } from '../tools/tool-registry.js';
 export type { RegisteredTool, ToolCall, SessionContext } from '../tools/registered-tool.js';
 export { TaskStarter } from '../tools/task-starter.js';
-export type { StartRequest, TaskStartedListener } from '../tools/task-starter.js';
+export type { StartRequest } from '../tools/task-starter.js';
 export type { Feature, FeatureContext, FeatureContribution } from '../runtime/feature.types.js';
 export { builtinFeatures } from '../features/builtin-features.js';
 export type {
@@ -82,4 +82,4 @@ export type { HostOriginRules } from '../transports/host-origin.guard.js';
 export { BoundedEventStore } from '../transports/bounded-event.store.js';
 export type { AuthOptions } from '../auth/auth.options.js';
 export { StaticTokenVerifier } from '../auth/static-token.verifier.js';
-export type { TaskPrincipals } from '../auth/task-principals.js';
+export type { TaskOwner, TaskOwners } from '../auth/task-owners.js';
