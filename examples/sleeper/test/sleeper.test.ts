@@ -107,7 +107,9 @@ describe('sleeper (spec §5) over the in-memory client, events to a real HTTP re
     fakeTime = true;
     await connectSleeper(await receiver.start(), clock);
     const posted: TaskEvent[] = [];
-    app!.poster.subscribe((event) => void posted.push(event));
+    app!.taskManager.onChange((change) => {
+      if (change.event) posted.push(change.event);
+    });
     const { received } = receiver;
     const result = (await client!.callTool({
       name: 'sleep_task',

@@ -75,6 +75,7 @@ export type {
   TaskContext,
   TaskBody,
   StartTaskOptions,
+  TaskOrigin,
   TaskChange,
   TaskListener,
 } from './tasks/task.types.js';

@@ -66,7 +66,9 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   });
   const manager = new TaskManager({ serverName: 'rover', poster, clock, logger, cancelGraceMs: 1000 });
   const posted: Posted[] = [];
-  poster.subscribe((event) => posted.push({ event, at: clock.now() }));
+  manager.onChange(({ event }) => {
+    if (event) posted.push({ event, at: clock.now() });
+  });
   const drops: Rig['drops'] = [];
   poster.subscribeDrops((event, reason) => drops.push({ id: event.event_id, reason, type: event.type }));
   let max = 0;

@@ -46,7 +46,6 @@ export class EventPoster implements EventSink {
   private readonly queue: PosterQueue;
   private readonly scheduler: LaneScheduler;
   private readonly summary: DropSummary;
-  private readonly listeners = new Set<(event: TaskEvent) => void>();
   private readonly dropListeners = new Set<DropListener>();
   private readonly flushWaiters: FlushWaiters;
   /** The durable outbox, when one is configured (none: today's in-memory path, untouched). */
@@ -148,14 +147,6 @@ export class EventPoster implements EventSink {
     }
   }
 
-  /** Calls `listener` synchronously with every accepted event. Returns the unsubscribe function. */
-  subscribe(listener: (event: TaskEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
-  }
-
   /** Calls `listener` with every event dropped or coalesced, and why. Returns the unsubscribe function. */
   subscribeDrops(listener: DropListener): () => void {
     this.dropListeners.add(listener);
@@ -238,7 +229,6 @@ export class EventPoster implements EventSink {
     }
     const entry = this.entryOf(event, body, this.clock.now());
     this.counters.accepted += 1;
-    this.notify(event);
     if (!this.queue.admit(entry)) return this.outbox ? Promise.resolve() : undefined;
     this.scheduler.kick(entry.lane);
     if (!this.outbox) return undefined;
@@ -278,16 +268,6 @@ export class EventPoster implements EventSink {
       this.counters.accepted += 1;
       outbox.counts.recovered += 1;
       if (this.queue.admit(entry)) this.scheduler.kick(entry.lane);
-    }
-  }
-
-  private notify(event: TaskEvent): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch (err) {
-        this.log('error', 'event listener threw', { ...idsOf(event), error: errorText(err) });
-      }
     }
   }
 

@@ -1,6 +1,5 @@
 import { type Clock } from '../clock/clock.port.js';
 import { type JsonObject } from '../models/json.types.js';
-import { type EventType } from '../models/schema.js';
 import { type Logger } from '../logging/logger.js';
 import { type TaskInfo } from '../models/task-info.model.js';
 import { type TriggerRegistry } from '../triggers/trigger.registry.js';
@@ -14,24 +13,21 @@ import {
   shortText,
   toFrozenJsonObject,
 } from './task-json.util.js';
+import { type TaskLifecycle } from './task-lifecycle.js';
 import { type TaskRecord } from './task-record.js';
 import { type TaskContext } from './task.types.js';
 import { TriggerTracker } from './task-triggers.js';
 import { ManagedTaskControl, type TaskControl, type TaskControlHost } from './task-control.js';
 
-/** What a task context needs from its manager. */
+/** What a task context reads from its manager's public side (clock, logger, triggers, control). */
 export interface TaskHost extends TaskControlHost {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly registry: TriggerRegistry;
-  /**
-   * Emits an event of the task (ignored, logged, once the task is finished); returns the sink's
-   * durable write when it has one (a poster with an outbox), which the context awaits.
-   */
-  emitEvent(record: TaskRecord, type: EventType, payload: JsonObject): void | Promise<void>;
-  /** Logs at debug that a finished task's body tried to `what`; returns true when it is finished. */
-  ignoreIfFinished(record: TaskRecord, what: string): boolean;
 }
+
+/** The private port a task context emits through: the manager's {@link TaskLifecycle}. */
+type TaskEmitter = Pick<TaskLifecycle, 'emit' | 'ignoreIfFinished'>;
 
 function jsonArgument(value: unknown, argument: string, example: string): JsonObject {
   const check = toFrozenJsonObject(value);
@@ -49,6 +45,7 @@ export class ManagedTaskContext implements TaskContext {
 
   constructor(
     private readonly host: TaskHost,
+    private readonly lifecycle: TaskEmitter,
     private readonly record: TaskRecord,
   ) {
     this.taskId = record.id;
@@ -69,9 +66,9 @@ export class ManagedTaskContext implements TaskContext {
 
   async progress(payload: JsonObject): Promise<void> {
     const progress = jsonArgument(payload, 'payload', '{ percent: 40, eta_s: 12.5 }');
-    if (this.host.ignoreIfFinished(this.record, 'report progress')) return;
+    if (this.lifecycle.ignoreIfFinished(this.record, 'report progress')) return;
     this.record.progress = progress;
-    const written = this.host.emitEvent(this.record, 'progress', progress);
+    const written = this.lifecycle.emit(this.record, 'progress', progress);
     const fired = this.triggers.length > 0 ? this.evaluateTriggers(progress) : undefined;
     // with a durable outbox: returns once the events are written (they then survive the process)
     if (written) await written;
@@ -89,7 +86,7 @@ export class ManagedTaskContext implements TaskContext {
     const index = this.tracker.indexOf(trigger);
     const byValue =
       index < 0 ? jsonArgument(trigger, 'trigger', '{ type: "eta_below", seconds: 10 }') : undefined;
-    if (this.host.ignoreIfFinished(this.record, `fire a ${trigger.type} trigger`)) return;
+    if (this.lifecycle.ignoreIfFinished(this.record, `fire a ${trigger.type} trigger`)) return;
     let fired: JsonObject | undefined;
     if (byValue) {
       fired = this.tracker.claimByValue(byValue);
@@ -104,14 +101,14 @@ export class ManagedTaskContext implements TaskContext {
       });
       return;
     }
-    const written = this.host.emitEvent(this.record, 'trigger_fired', firedPayload(fired, extraPayload));
+    const written = this.lifecycle.emit(this.record, 'trigger_fired', firedPayload(fired, extraPayload));
     if (written) await written;
   }
 
   async emit(payload: JsonObject): Promise<void> {
     const event = jsonArgument(payload, 'payload', '{ object: "cup", confidence: 0.9 }');
-    if (this.host.ignoreIfFinished(this.record, 'emit a watch_event')) return;
-    const written = this.host.emitEvent(this.record, 'watch_event', event);
+    if (this.lifecycle.ignoreIfFinished(this.record, 'emit a watch_event')) return;
+    const written = this.lifecycle.emit(this.record, 'watch_event', event);
     if (written) await written;
   }
 
@@ -180,7 +177,7 @@ export class ManagedTaskContext implements TaskContext {
         return;
       }
       this.tracker.markFired(index);
-      const written = this.host.emitEvent(this.record, 'trigger_fired', firedPayload(trigger, check.value));
+      const written = this.lifecycle.emit(this.record, 'trigger_fired', firedPayload(trigger, check.value));
       if (written) (writes ??= []).push(written);
     });
     return writes;

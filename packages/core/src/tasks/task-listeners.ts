@@ -4,7 +4,7 @@ import { type TaskInfo } from '../models/task-info.model.js';
 import { TaskArgumentError } from './task.error.js';
 import { describeValue, errorMessage } from './task-json.util.js';
 import { type TaskRecord } from './task-record.js';
-import { type TaskChange, type TaskListener } from './task.types.js';
+import { type TaskChange, type TaskListener, type TaskOrigin } from './task.types.js';
 
 /** The observers of a TaskManager's task changes; a throwing observer is logged, never propagated. */
 export class TaskListeners {
@@ -27,7 +27,7 @@ export class TaskListeners {
   }
 
   /** Tells every observer about a change of `record`; the snapshot is built on first access. */
-  notify(kind: TaskChange['kind'], record: TaskRecord, event?: TaskEvent): void {
+  notify(kind: TaskChange['kind'], record: TaskRecord, event?: TaskEvent, origin?: TaskOrigin): void {
     if (this.listeners.size === 0) return;
     let snapshot: TaskInfo | undefined;
     const change: TaskChange = {
@@ -38,6 +38,7 @@ export class TaskListeners {
         return (snapshot ??= record.snapshot());
       },
       ...(event ? { event } : {}),
+      ...(origin ? { origin } : {}),
     };
     for (const listener of this.listeners) {
       try {

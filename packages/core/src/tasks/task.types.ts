@@ -36,10 +36,28 @@ export interface TaskContext {
 /** The real work of a long-running tool. Returns the result object (`task_done {"result": ...}`). */
 export type TaskBody = (ctx: TaskContext) => Promise<JsonObject>;
 
+/**
+ * Where a task comes from, as data: handed to `start` and carried (frozen) by the task's `started`
+ * change, so observers learn who started it before any of its events. Not part of the TaskInfo.
+ */
+export interface TaskOrigin {
+  /** The MCP session that started the task. */
+  readonly sessionId?: string;
+  /** The authenticated principal of that session (the token's client id). */
+  readonly principal?: string;
+  /**
+   * Per-start data for observers, each under its own symbol (e.g. native tasks put the call's
+   * progress token and TTL here). Values are data, not callbacks.
+   */
+  readonly tags?: ReadonlyMap<symbol, unknown>;
+}
+
 /** Options of {@link TaskManager.start}. */
 export interface StartTaskOptions {
   triggers?: readonly unknown[] | null;
   estDurationS?: number | null;
+  /** Who started the task; observers read it on the `started` change. */
+  origin?: TaskOrigin | null;
 }
 
 /** A change to a task, for observers (native MCP tasks, resources, event feeds). */
@@ -55,6 +73,8 @@ export interface TaskChange {
    */
   readonly task: TaskInfo;
   readonly event?: TaskEvent;
+  /** On `started` only: the origin given to `start` (frozen), if any. */
+  readonly origin?: TaskOrigin;
 }
 
 export type TaskListener = (change: TaskChange) => void;

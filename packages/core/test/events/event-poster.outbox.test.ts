@@ -164,9 +164,9 @@ describe('TaskContext with a durable outbox', () => {
     expect(outbox.pending.map((r) => r.event.type)).toContain('progress');
     await until(() => outbox.waiting === 1, 'the task_done write under way');
     let ended = false;
-    const settled = (manager as unknown as { tasks: Map<string, { settled: Promise<void> }> }).tasks.get(
-      info.task_id,
-    )!.settled;
+    const settled = (
+      manager as unknown as { lifecycle: { tasks: Map<string, { settled: Promise<void> }> } }
+    ).lifecycle.tasks.get(info.task_id)!.settled;
     void settled.then(() => (ended = true));
     await turns(10);
     expect(ended).toBe(false);

@@ -128,25 +128,6 @@ describe('EventPoster delivery', () => {
     expect(logger.at('error')).toHaveLength(2);
   });
 
-  it('calls subscribers synchronously for every accepted event and survives a throwing one', () => {
-    const { poster, logger } = setup();
-    const seen: string[] = [];
-    poster.subscribe(() => {
-      throw new Error('listener broke');
-    });
-    const unsubscribe = poster.subscribe((e) => seen.push(e.event_id));
-    const a = makeEvent('nav-1', 1);
-    poster.post(a);
-    expect(seen).toEqual([a.event_id]);
-    unsubscribe();
-    poster.post(makeEvent('nav-1', 2));
-    expect(seen).toEqual([a.event_id]);
-    expect(poster.stats.accepted).toBe(2);
-    expect(logger.at('error', 'listener threw')).toHaveLength(2);
-  });
-});
-
-describe('EventPoster retries', () => {
   it('retries after 0.5 s, 2 s, 8 s, then every 30 s', async () => {
     const { poster, transport, clock } = setup();
     const times: number[] = [];

@@ -143,6 +143,60 @@ describe('TaskManager.onChange', () => {
     expect(changes).toHaveLength(5);
   });
 
+  it('notifies `started` with the frozen origin inside start(), before the body runs and before any event', async () => {
+    const manager = new TaskManager({ serverName: 'nav' });
+    const tag = Symbol('native');
+    const tags = new Map<symbol, unknown>([[tag, { ttl: 1000 }]]);
+    const log: string[] = [];
+    let origin: TaskChange['origin'];
+    manager.onChange((change) => {
+      log.push(change.event ? `event:${change.event.type}` : change.kind);
+      if (change.kind === 'started') origin = change.origin;
+      else expect(change.origin).toBeUndefined();
+    });
+    const info = manager.start(
+      't',
+      async (ctx) => {
+        log.push('body');
+        await ctx.progress({ percent: 10 });
+        return {};
+      },
+      { origin: { sessionId: 's1', principal: 'alice', tags } },
+    );
+    log.push('start returned');
+    tags.set(Symbol('late'), 1); // the origin is a copy: later changes of the caller's map do not show
+    await finished(manager, info.task_id);
+    expect(log).toEqual([
+      'started',
+      'start returned',
+      'body',
+      'event:progress',
+      'event:task_done',
+      'finished',
+    ]);
+    expect(Object.isFrozen(origin)).toBe(true);
+    expect(origin).toMatchObject({ sessionId: 's1', principal: 'alice' });
+    expect([...(origin?.tags?.keys() ?? [])]).toEqual([tag]);
+    expect(origin?.tags?.get(tag)).toEqual({ ttl: 1000 });
+  });
+
+  it('refuses a malformed origin before starting anything', () => {
+    const manager = new TaskManager({ serverName: 'nav' });
+    const body = async () => ({});
+    expect(() => manager.start('t', body, { origin: 'me' as never })).toThrow(/^origin: /);
+    expect(() => manager.start('t', body, { origin: { sessionId: 7 } as never })).toThrow(
+      /^origin\.sessionId: /,
+    );
+    expect(() => manager.start('t', body, { origin: { tags: {} } as never })).toThrow(/^origin\.tags: /);
+    expect(manager.list()).toEqual([]);
+  });
+
+  it('keeps its emit and finish plumbing off the public API', () => {
+    const manager = new TaskManager({ serverName: 'nav' }) as unknown as Record<string, unknown>;
+    expect(manager.emitEvent).toBeUndefined();
+    expect(manager.ignoreIfFinished).toBeUndefined();
+  });
+
   it('logs a throwing listener and never breaks the task', async () => {
     const logger = new MemoryLogger();
     const manager = new TaskManager({ serverName: 'nav', logger });

@@ -19,6 +19,7 @@ import { DtoSchemaBuilder } from '../schema/dto-schema.js';
 import { createDecoratedTools } from '../tools/decorated-tools.factory.js';
 import { createReconciliationTools } from '../tools/reconciliation.tools.js';
 import { TaskStarter } from '../tools/task-starter.js';
+import { TaskOwners } from '../auth/task-owners.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import { type BuiltinFeatureOptions, builtinFeatures } from '../features/builtin-features.js';
 import { replicaIdFrom, StoreEventOutbox } from './store-outbox.js';
@@ -115,7 +116,9 @@ export function bootstrap<T extends object>(
   const { poster, taskManager } = createTaskEngine(name, { env, clock, logger, triggers, outbox }, options);
 
   const schemas = new DtoSchemaBuilder();
-  const starter = new TaskStarter(taskManager);
+  const owners = new TaskOwners();
+  owners.observe(taskManager, logger);
+  const starter = new TaskStarter(taskManager, owners);
   const stored = (late.stored = createStoreBridge(storeSetting, {
     taskManager,
     starter,
@@ -130,6 +133,7 @@ export function bootstrap<T extends object>(
     taskManager,
     poster,
     starter,
+    owners,
     triggers,
     schemas,
     logger,
@@ -149,6 +153,7 @@ export function bootstrap<T extends object>(
     triggers,
     registry: new ToolRegistry(composeTools(context, contributions)),
     starter,
+    owners,
     logger,
     transport,
     http,

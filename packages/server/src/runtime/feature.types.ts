@@ -9,6 +9,7 @@ import { type CapabilityServerDefinition } from '../metadata/definitions.types.j
 import { type DtoSchemaBuilder } from '../schema/dto-schema.js';
 import { type RegisteredTool } from '../tools/registered-tool.js';
 import { type TaskStarter } from '../tools/task-starter.js';
+import { type TaskOwners } from '../auth/task-owners.js';
 import { type TaskStoreBridge } from './task-store.bridge.js';
 import { type AppExtension } from './robot-mcp-app.js';
 
@@ -20,6 +21,8 @@ export interface FeatureContext {
   readonly taskManager: TaskManager;
   readonly poster: EventPoster;
   readonly starter: TaskStarter;
+  /** Who started which task (session, principal), fed from the TaskManager's `started` changes. */
+  readonly owners: TaskOwners;
   readonly triggers: TriggerRegistry;
   readonly schemas: DtoSchemaBuilder;
   readonly logger: Logger;

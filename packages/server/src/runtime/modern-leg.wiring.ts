@@ -1,6 +1,6 @@
 import { InMemoryServerEventBus, type McpServerFactory, type Server } from '@modelcontextprotocol/server';
 import { type Clock, type Logger, type TaskManager } from '@robot-mcp-kit/core';
-import { type TaskPrincipals } from '../auth/task-principals.js';
+import { type TaskOwners } from '../auth/task-owners.js';
 import { type CapabilityServerDefinition } from '../metadata/definitions.types.js';
 import { type ToolRegistry } from '../tools/tool-registry.js';
 import { ExtensionTaskIndex } from './extension-task.index.js';
@@ -13,7 +13,7 @@ import { type TaskStoreBridge } from './task-store.bridge.js';
 export interface ModernWiringOptions {
   readonly definition: CapabilityServerDefinition;
   readonly registry: ToolRegistry;
-  readonly principals: TaskPrincipals;
+  readonly owners: TaskOwners;
   readonly taskManager: TaskManager;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -42,7 +42,7 @@ export class ModernWiring {
     this.factory = modernServerFactory({
       definition: options.definition,
       registry: options.registry,
-      principals: options.principals,
+      owners: options.owners,
       tasks: new TasksExtension(
         options.taskManager,
         new ExtensionTaskIndex(options.clock),

@@ -13,7 +13,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import { type TaskManager } from '@robot-mcp-kit/core';
-import { type TaskPrincipals } from '../auth/task-principals.js';
+import { type TaskOwners } from '../auth/task-owners.js';
 import { type CapabilityServerDefinition } from '../metadata/definitions.types.js';
 import { type SessionContext } from '../tools/registered-tool.js';
 import { type ToolRegistry } from '../tools/tool-registry.js';
@@ -48,7 +48,7 @@ class ModernServer extends Server {
 export interface ModernServerParts {
   readonly definition: CapabilityServerDefinition;
   readonly registry: ToolRegistry;
-  readonly principals: TaskPrincipals;
+  readonly owners: TaskOwners;
   /** SEP-2663: advertised in server/discover and used for callers that declare it. */
   readonly tasks?: TasksExtension;
   /** Serves `tasks://running` and `tasks://{task_id}` from this TaskManager (the task-resources feature). */
@@ -107,7 +107,7 @@ async function callTool(
   // for as long as the call runs (a task started by it records that principal).
   const id = `mcp2026-${randomUUID()}`;
   const session: SessionContext = { id };
-  parts.principals.bindSession(id, ctx.http?.authInfo);
+  parts.owners.bindSession(id, ctx.http?.authInfo);
   const call = { session, extra: callExtra(ctx, id) };
   try {
     if (parts.tasks && tool.start && declaresTasks(ctx)) {
@@ -118,7 +118,7 @@ async function callTool(
     }
     return (await tool.call(params.arguments, call)) as CallToolResult;
   } finally {
-    parts.principals.forgetSession(id);
+    parts.owners.forgetSession(id);
   }
 }
 

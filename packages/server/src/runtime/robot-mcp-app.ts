@@ -16,7 +16,7 @@ import { guardTransport } from '../schema/json-rpc.guard.js';
 import { type SessionContext } from '../tools/registered-tool.js';
 import { type TaskStarter } from '../tools/task-starter.js';
 import { type ToolRegistry } from '../tools/tool-registry.js';
-import { TaskPrincipals } from '../auth/task-principals.js';
+import { type TaskOwners } from '../auth/task-owners.js';
 import { type HttpSecurityConfig } from '../transports/http-options.js';
 import { listenHttp } from '../transports/http-listener.loader.js';
 import { firstStdioEra, resumeWhenListened } from '../transports/stdio-era.router.js';
@@ -46,6 +46,8 @@ export interface AppParts {
   readonly triggers: TriggerRegistry;
   readonly registry: ToolRegistry;
   readonly starter: TaskStarter;
+  /** Who started which task, fed from the TaskManager's channel (bootstrap() wires it). */
+  readonly owners: TaskOwners;
   readonly logger: Logger;
   readonly transport: TransportConfig;
   /** HTTP security settings, resolved by bootstrap() (host/origin checks, auth, session limits). */
@@ -81,8 +83,8 @@ export class RobotMcpApp {
   readonly starter: TaskStarter;
   readonly logger: Logger;
   readonly transportConfig: TransportConfig;
-  /** Who started which task (the principal of the authenticated session); kept out of the wire JSON. */
-  readonly principals = new TaskPrincipals();
+  /** Who started which task (session and principal of the authenticated session); kept out of the wire JSON. */
+  readonly owners: TaskOwners;
   private readonly http: HttpSecurityConfig;
   private readonly extensions: readonly AppExtension[];
   private readonly shutdownTimeoutMs: number;
@@ -107,16 +109,13 @@ export class RobotMcpApp {
     this.logger = parts.logger;
     this.transportConfig = parts.transport;
     this.http = parts.http;
-    this.starter.onStarted((info, sessionId) => {
-      const principal = this.principals.recordTask(info.task_id, sessionId);
-      if (principal !== undefined) this.logger.info('task started', { task_id: info.task_id, principal });
-    });
+    this.owners = parts.owners;
     this.extensions = parts.extensions;
     this.shutdownTimeoutMs = parts.shutdownTimeoutMs;
     this.env = parts.env;
     this.clock = parts.clock;
     this.stored = parts.stored;
-    if (this.stored) this.stored.scopeOfSession = (id) => this.principals.ofSession(id) ?? ANONYMOUS_SCOPE;
+    if (this.stored) this.stored.scopeOfSession = (id) => this.owners.ofSession(id) ?? ANONYMOUS_SCOPE;
   }
 
   get name(): string {
@@ -209,7 +208,7 @@ export class RobotMcpApp {
         env: this.env,
         clock: this.clock,
         security: this.http,
-        principals: this.principals,
+        owners: this.owners,
         ...(modern ? { modern: modern.factory, modernBus: modern.bus } : {}),
       },
     );
@@ -242,7 +241,7 @@ export class RobotMcpApp {
     this.modern = new ModernWiring({
       definition: this.definition,
       registry: this.registry,
-      principals: this.principals,
+      owners: this.owners,
       taskManager: this.taskManager,
       clock: this.clock,
       logger: this.logger,

@@ -54,7 +54,7 @@ export class TaskStoreBridge {
   private readonly seqs = new Map<string, number>();
   private readonly stops: (() => void)[] = [];
   private failedWrites = 0;
-  /** The scope (principal) of a session; the app binds it to its principals. */
+  /** The scope (principal) of a session, for reads (list/get); the app binds it to its task owners. */
   scopeOfSession: (sessionId: string) => string = () => ANONYMOUS_SCOPE;
 
   constructor(private readonly parts: TaskStoreBridgeParts) {}
@@ -76,10 +76,6 @@ export class TaskStoreBridge {
     this.store = store;
     const { taskManager, starter } = this.parts;
     this.stops.push(
-      starter.onStarted((info, sessionId) => {
-        this.scopes.set(info.task_id, this.scopeOfSession(sessionId));
-        this.schedule(info.task_id, info.toJSON());
-      }),
       taskManager.onChange((change) => this.changed(change)),
       store.onCancelRequest((taskId) => void taskManager.cancel(taskId)),
       store.onLostTask((failed) => this.postLost(failed)),
@@ -217,7 +213,9 @@ export class TaskStoreBridge {
 
   private changed(change: TaskChange): void {
     if (change.event) this.seqs.set(change.taskId, change.event.seq);
-    if (change.kind === 'started') return; // written by the starter's listener, with its scope
+    // the scope of a task is its starter's principal, from the origin on `started`
+    if (change.kind === 'started')
+      this.scopes.set(change.taskId, change.origin?.principal ?? ANONYMOUS_SCOPE);
     this.schedule(change.taskId, change.task.toJSON());
     if (change.kind !== 'finished') return;
     const { taskId } = change;

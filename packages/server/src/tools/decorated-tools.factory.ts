@@ -84,16 +84,12 @@ function longRunningTool(definition: LongRunningToolDefinition, deps: DecoratedT
     const estimate = definition.estDurationS;
     const estDurationS =
       typeof estimate === 'function' ? (estimate as (a: object) => number | undefined)(args) : estimate;
-    const hook = call.onTaskBodyStart;
     return deps.starter.start({
       definition,
       call,
       triggers,
       estDurationS,
-      body: (ctx: TaskContext) => {
-        if (hook) runHook(hook, ctx, logger);
-        return expectPromise(method.call(deps.instance, args, ctx), definition);
-      },
+      body: (ctx: TaskContext) => expectPromise(method.call(deps.instance, args, ctx), definition),
     });
   };
   return {
@@ -154,18 +150,6 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
     value !== null &&
     typeof (value as { then?: unknown }).then === 'function'
   );
-}
-
-/** Runs a body-start hook; a failing hook is logged and never fails the task. */
-function runHook(hook: (ctx: TaskContext) => void, ctx: TaskContext, logger: Logger): void {
-  try {
-    hook(ctx);
-  } catch (err) {
-    logger.error('task body-start hook failed', {
-      task_id: ctx.taskId,
-      error: err instanceof Error ? err.message : String(err),
-    });
-  }
 }
 
 function listing(definition: ToolDefinition, inputSchema: JsonSchema) {

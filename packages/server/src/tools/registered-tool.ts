@@ -8,7 +8,7 @@ import {
   type ToolAnnotations,
   type ToolExecution,
 } from '@modelcontextprotocol/sdk/types.js';
-import { type TaskContext, type TaskInfo } from '@robot-mcp-kit/core';
+import { type TaskInfo } from '@robot-mcp-kit/core';
 import { type JsonSchema } from '../schema/dto-schema.js';
 
 /** The MCP session a call arrives on. */
@@ -22,11 +22,11 @@ export interface ToolCall {
   readonly session: SessionContext;
   readonly extra: RequestHandlerExtra<ServerRequest, ServerNotification>;
   /**
-   * Long-running tools call this first thing in the task body, before the tool's method runs (so an
-   * observer set up here sees every progress report of the task). Never called when the task is
-   * cancelled before its body starts.
+   * Per-call data for task observers (data, not callbacks): a long-running tool's start copies them
+   * into the task's origin, read on the TaskManager's `started` change (native tasks put the call's
+   * progress token and TTL here under their own symbol).
    */
-  readonly onTaskBodyStart?: (ctx: TaskContext) => void;
+  readonly tags?: ReadonlyMap<symbol, unknown>;
 }
 
 /** A tool as offered to clients: its listing plus a handler that never throws. */

@@ -1,4 +1,5 @@
 import { type TaskBody, type TaskInfo, type TaskManager, RobotMcpKitError } from '@robot-mcp-kit/core';
+import { type TaskOwners } from '../auth/task-owners.js';
 import { type LongRunningToolDefinition } from '../metadata/definitions.types.js';
 import { type ToolCall } from './registered-tool.js';
 
@@ -29,27 +30,23 @@ export class ShuttingDownError extends RobotMcpKitError {
   }
 }
 
-/** Called right after a task started, before its first event can be emitted. */
-export type TaskStartedListener = (info: TaskInfo, sessionId: string) => void;
-
 /**
  * Starts tasks for long-running tools: applies the per-tool concurrency limit (refuse or preempt),
- * records which session started which task, and refuses new work during shutdown.
+ * gives each start its origin (the calling session, its principal, the call's tags) — observers
+ * read it on the TaskManager's `started` change — and refuses new work during shutdown.
  */
 export class TaskStarter {
   private closing = false;
-  private readonly sessionOf = new Map<string, string>();
-  private readonly startedListeners = new Set<TaskStartedListener>();
   /** Per tool with `maxConcurrent`: the tail of its queue of starts. */
   private readonly queues = new Map<string, Promise<void>>();
   /** Awaited before a start answers (the task store's write: durable creation). */
   private barrier: ((info: TaskInfo) => Promise<void>) | undefined;
 
-  constructor(private readonly taskManager: TaskManager) {
-    taskManager.onChange((change) => {
-      if (change.kind === 'finished') this.sessionOf.delete(change.taskId);
-    });
-  }
+  /** `owners` says which principal a session is bound to (none: every origin is unauthenticated). */
+  constructor(
+    private readonly taskManager: TaskManager,
+    private readonly owners?: Pick<TaskOwners, 'ofSession'>,
+  ) {}
 
   /**
    * Starts the task. For a tool with `maxConcurrent`, starts of that tool run one at a time: the
@@ -114,48 +111,20 @@ export class TaskStarter {
     return this.taskManager.list(['running']).filter((t) => t.tool === tool);
   }
 
-  /** Creates the task (synchronously) and tells the listeners. */
+  /** Creates the task (synchronously); its origin reaches the observers on `started`. */
   private startNow(request: StartRequest): TaskInfo {
-    const { definition } = request;
-    const info = this.taskManager.start(definition.name, request.body, {
+    const { definition, call } = request;
+    const sessionId = call.session.id;
+    const principal = this.owners?.ofSession(sessionId);
+    return this.taskManager.start(definition.name, request.body, {
       triggers: request.triggers as unknown[] | null | undefined,
       estDurationS: request.estDurationS ?? null,
+      origin: {
+        sessionId,
+        ...(principal !== undefined ? { principal } : {}),
+        ...(call.tags ? { tags: call.tags } : {}),
+      },
     });
-    const sessionId = request.call.session.id;
-    this.sessionOf.set(info.task_id, sessionId);
-    for (const listener of this.startedListeners) {
-      try {
-        listener(info, sessionId);
-      } catch (err) {
-        this.taskManager.logger.error('a task-started listener threw', {
-          task_id: info.task_id,
-          error: err instanceof Error ? err.message : String(err),
-        });
-      }
-    }
-    return info;
-  }
-
-  /**
-   * Observes task starts. The listener runs synchronously after the TaskManager created the task
-   * and before the task body runs, so state captured there (an event feed cursor) precedes every
-   * event of the task. Returns the function that stops observing.
-   */
-  onStarted(listener: TaskStartedListener): () => void {
-    this.startedListeners.add(listener);
-    return () => {
-      this.startedListeners.delete(listener);
-    };
-  }
-
-  /** Running task ids started by `sessionId`. */
-  tasksOfSession(sessionId: string): string[] {
-    return [...this.sessionOf].filter(([, s]) => s === sessionId).map(([taskId]) => taskId);
-  }
-
-  /** The session that started a task, if known. */
-  sessionOfTask(taskId: string): string | undefined {
-    return this.sessionOf.get(taskId);
   }
 
   stopIntake(): void {

@@ -7,7 +7,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { type Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { type Logger } from '@robot-mcp-kit/core';
-import { type TaskPrincipals } from '../auth/task-principals.js';
+import { type TaskOwners } from '../auth/task-owners.js';
 import { BoundedEventStore } from './bounded-event.store.js';
 import { type IdleSessions } from './idle-sessions.js';
 import { type ModernLeg } from './modern-http.route.js';
@@ -27,7 +27,7 @@ export interface SessionDeps {
   readonly open: SessionOpener;
   readonly logger: Logger;
   readonly idle: IdleSessions;
-  readonly principals: TaskPrincipals;
+  readonly owners: TaskOwners;
   readonly maxSessions: number;
   /** `retry:` of the priming event, in ms. */
   readonly retryIntervalMs: number;
@@ -59,7 +59,7 @@ function sessionFor<T>(deps: SessionDeps, id: string, req: { auth?: AuthInfo }):
   const transport = deps.sessions.get(id) as T | undefined;
   if (!transport) return undefined;
   // A session is bound to the principal that opened it: another token cannot use its id.
-  return deps.principals.ofSession(id) === req.auth?.clientId ? transport : undefined;
+  return deps.owners.ofSession(id) === req.auth?.clientId ? transport : undefined;
 }
 
 /** Streamable HTTP at `/mcp`: sessions, GET stream with resumability, DELETE. */
@@ -97,7 +97,7 @@ export function streamableHandler(deps: SessionDeps): Handler {
       retryInterval: deps.retryIntervalMs,
       onsessioninitialized: (id) => {
         deps.sessions.set(id, transport);
-        deps.principals.bindSession(id, req.auth);
+        deps.owners.bindSession(id, req.auth);
         deps.idle.begin(id, res);
         deps.logger.debug('session opened', { session: id });
       },
@@ -106,7 +106,7 @@ export function streamableHandler(deps: SessionDeps): Handler {
       if (!transport.sessionId) return;
       deps.sessions.delete(transport.sessionId);
       deps.idle.forget(transport.sessionId);
-      deps.principals.forgetSession(transport.sessionId);
+      deps.owners.forgetSession(transport.sessionId);
     };
     try {
       await deps.open(transport);
@@ -125,10 +125,10 @@ export function sseHandler(deps: SessionDeps): Handler {
       if (overCap(deps, 0, res)) return;
       const transport = new SSEServerTransport('/messages', res);
       deps.sessions.set(transport.sessionId, transport);
-      deps.principals.bindSession(transport.sessionId, req.auth);
+      deps.owners.bindSession(transport.sessionId, req.auth);
       transport.onclose = () => {
         deps.sessions.delete(transport.sessionId);
-        deps.principals.forgetSession(transport.sessionId);
+        deps.owners.forgetSession(transport.sessionId);
       };
       deps.logger.debug('session opened', { session: transport.sessionId });
       await deps.open(transport);

@@ -6,7 +6,7 @@ import { type StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
 import { type McpServerFactory, type ServerEventBus } from '@modelcontextprotocol/server';
 import { type Clock, type Logger, systemClock } from '@robot-mcp-kit/core';
 import { type AuthMiddleware, authMiddleware } from '../auth/bearer-auth.middleware.js';
-import { TaskPrincipals } from '../auth/task-principals.js';
+import { TaskOwners } from '../auth/task-owners.js';
 import { type TransportConfig } from '../runtime/server-config.js';
 import { EVENT_STORE_MAX_BYTES, EVENT_STORE_MAX_EVENTS } from './bounded-event.store.js';
 import { hostOriginGuard } from './host-origin.guard.js';
@@ -46,7 +46,7 @@ export interface HttpListenerOptions extends HttpSecurityOptions {
   /** Settings already resolved (bootstrap does it); wins over the other security fields. */
   security?: HttpSecurityConfig;
   /** Where the principal of each authenticated session is recorded. */
-  principals?: TaskPrincipals;
+  owners?: TaskOwners;
   /** `retry:` sent in the priming event of streamable-HTTP SSE streams, in ms (default 1000). */
   retryIntervalMs?: number;
   /** Bounds of each session's replay buffer (default 256 events, 1 MiB). */
@@ -130,7 +130,7 @@ export async function listenHttp(
     open,
     logger,
     idle,
-    principals: options.principals ?? new TaskPrincipals(),
+    owners: options.owners ?? new TaskOwners(),
     maxSessions: security.maxSessions,
     retryIntervalMs: options.retryIntervalMs ?? 1000,
     eventStore: {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { ConfigError, type JsonObject, ManualClock, MemoryLogger, TaskManager } from '@robot-mcp-kit/core';
 import { bootstrap, CapabilityServer, LongRunningTool } from '@robot-mcp-kit/server';
 import { TaskStarter } from '@robot-mcp-kit/server/advanced';
+import { TaskOwners } from '../../src/auth/task-owners.js';
 import {
   cancelSessionTasks,
   disconnectPolicy,
@@ -137,7 +138,9 @@ describe('tasks outlive their session; cancelOnDisconnect tools stop with it', (
     const clock = new ManualClock();
     const logger = new MemoryLogger();
     const taskManager = new TaskManager({ serverName: 'stubborn', clock, cancelGraceMs: 60_000 });
-    const starter = new TaskStarter(taskManager);
+    const owners = new TaskOwners();
+    owners.observe(taskManager);
+    const starter = new TaskStarter(taskManager, owners);
     const info = await starter.start({
       definition: { name: 'spin', kind: 'long-running', preempt: false } as never,
       call: { session: { id: 's1' }, extra: {} as never },
@@ -148,7 +151,7 @@ describe('tasks outlive their session; cancelOnDisconnect tools stop with it', (
     let done = false;
     const cleanup = cancelSessionTasks(
       { id: 's1' },
-      { starter, taskManager, clock, logger },
+      { owners, taskManager, clock, logger },
       { cancels: () => true },
     );
     void cleanup.then(() => (done = true));
@@ -199,40 +202,48 @@ describe('concurrency limits', () => {
   });
 });
 
-describe('TaskStarter hooks', () => {
-  it('calls onStarted listeners with the task and session before the body runs; a throwing one is logged', async () => {
-    const logger = new MemoryLogger();
-    const taskManager = new TaskManager({ serverName: 'hooks', logger });
-    const starter = new TaskStarter(taskManager);
+describe('TaskStarter origin and TaskOwners', () => {
+  it('starts with the session, principal and tags as origin, seen on `started` before the body runs', async () => {
+    const taskManager = new TaskManager({ serverName: 'owners' });
+    const owners = new TaskOwners();
+    owners.observe(taskManager);
+    owners.bindSession('s1', { clientId: 'alice', token: 't', scopes: [] });
+    const starter = new TaskStarter(taskManager, owners);
+    const tag = Symbol('tag');
     const seen: string[] = [];
-    let bodyRan = false;
-    const stop = starter.onStarted((info, sessionId) =>
-      seen.push(`${info.task_id}@${sessionId}:${String(bodyRan)}`),
-    );
-    starter.onStarted(() => {
-      throw new Error('listener bug');
+    const bodiesRan = new Set<string>();
+    taskManager.onChange((change) => {
+      if (change.kind !== 'started') return;
+      const { sessionId, principal, tags } = change.origin ?? {};
+      seen.push(
+        `${sessionId}/${String(principal)}/${String(tags?.get(tag))}:${String(bodiesRan.has(sessionId!))}`,
+      );
+      expect(Object.isFrozen(change.origin)).toBe(true);
     });
+    const releases: (() => void)[] = [];
     const request = (session: string) => ({
       definition: { name: 'spin', kind: 'long-running', preempt: false } as never,
-      call: { session: { id: session }, extra: {} as never },
+      call: { session: { id: session }, extra: {} as never, tags: new Map([[tag, session]]) },
       triggers: undefined,
       estDurationS: undefined,
-      body: async () => {
-        bodyRan = true;
-        return {};
-      },
+      body: () =>
+        new Promise<Record<string, never>>((resolve) => {
+          bodiesRan.add(session);
+          releases.push(() => resolve({}));
+        }),
     });
-    const info = await starter.start(request('s1'));
-    expect(seen).toEqual([`${info.task_id}@s1:false`]);
-    expect(logger.entries.find((e) => e.message.includes('task-started listener threw'))?.meta).toMatchObject(
-      {
-        task_id: info.task_id,
-        error: 'listener bug',
-      },
-    );
-    stop();
-    await starter.start(request('s2'));
-    expect(seen).toHaveLength(1);
+    const a = await starter.start(request('s1'));
+    const b = await starter.start(request('s2'));
+    expect(seen).toEqual(['s1/alice/s1:false', 's2/undefined/s2:false']);
+    expect(owners.ownerOf(a.task_id)).toEqual({ sessionId: 's1', principal: 'alice' });
+    expect(owners.ofTask(b.task_id)).toBeUndefined();
+    expect(owners.runningOfSession('s1')).toEqual([a.task_id]);
+    await until(() => releases.length === 2);
+    for (const release of releases) release();
+    await until(() => taskManager.runningCount === 0);
+    // finished tasks leave the session's running list; their principal stays for get_task scoping
+    expect(owners.runningOfSession('s1')).toEqual([]);
+    expect(owners.ofTask(a.task_id)).toBe('alice');
     starter.stopIntake();
     await expect(starter.start(request('s3'))).rejects.toThrow(/shutting down/);
     await taskManager.aclose();

@@ -85,7 +85,7 @@ describe('static bearer token (RMK_AUTH_TOKEN)', () => {
     const started = await start(client);
     const taskId = (started.structuredContent as { task_id: string }).task_id;
     // the principal is kept by the server, not in the TaskInfo of the wire contract (spec §3 fields only)
-    expect(app.principals.ofTask(taskId)).toBe('static-token');
+    expect(app.owners.ofTask(taskId)).toBe('static-token');
     expect(Object.keys(started.structuredContent!).sort()).toEqual(
       [
         'created_at',
@@ -119,7 +119,7 @@ describe('static bearer token (RMK_AUTH_TOKEN)', () => {
     expect((await rawRequest(url, { headers: { accept: 'text/event-stream' } })).status).toBe(401);
     const { client } = await connect(url, TOKEN, 'sse');
     const taskId = ((await start(client)).structuredContent as { task_id: string }).task_id;
-    expect(app.principals.ofTask(taskId)).toBe('static-token');
+    expect(app.owners.ofTask(taskId)).toBe('static-token');
   });
 
   it('refuses a short token at start-up', () => {
@@ -181,7 +181,7 @@ describe('pluggable verifier (auth option): requireBearerAuth with expectedResou
     const bob = await connect(url, 'bob-token-0123456789ab');
     const a = ((await start(alice.client)).structuredContent as { task_id: string }).task_id;
     const b = ((await start(bob.client)).structuredContent as { task_id: string }).task_id;
-    expect([app.principals.ofTask(a), app.principals.ofTask(b)]).toEqual(['alice', 'bob']);
+    expect([app.owners.ofTask(a), app.owners.ofTask(b)]).toEqual(['alice', 'bob']);
     expect(
       logger.entries.find((e) => e.message === 'task started' && e.meta?.task_id === a)?.meta,
     ).toMatchObject({

@@ -109,7 +109,7 @@ describe('the MCP 2026-07-28 leg behind the same guards as the 2025 sessions', (
     const created = await alice.result('tools/call', { name: 'drive', arguments: { distance_m: 1 } });
     expect(created.resultType).toBe('task');
     const [kitTask] = app.taskManager.list();
-    expect(app.principals.ofTask(kitTask!.task_id)).toBe('alice');
+    expect(app.owners.ofTask(kitTask!.task_id)).toBe('alice');
 
     expect((await alice.result('tasks/get', { taskId: created.taskId })).status).toBe('working');
     const stolen = await bob.request('tasks/get', { taskId: created.taskId });
@@ -124,7 +124,7 @@ describe('the MCP 2026-07-28 leg behind the same guards as the 2025 sessions', (
       { name: 'drive', arguments: { distance_m: 1 } },
     );
     const bobTask = (JSON.parse(textOf(plain)) as { task_id: string }).task_id;
-    expect(app.principals.ofTask(bobTask)).toBe('bob');
+    expect(app.owners.ofTask(bobTask)).toBe('bob');
     expect(TASKS).toBe('io.modelcontextprotocol/tasks');
   });
 

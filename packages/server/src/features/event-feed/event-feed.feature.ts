@@ -1,3 +1,4 @@
+import { type TaskInfo } from '@robot-mcp-kit/core';
 import { type Feature, type FeatureContext } from '../../runtime/feature.types.js';
 import { type AppExtension } from '../../runtime/robot-mcp-app.js';
 import { checkBoolean, parseFlag, parseInteger } from '../feature-config.js';
@@ -47,24 +48,33 @@ class FeedState {
     ctx: FeatureContext,
   ) {
     this.stops.push(
-      ctx.poster.subscribe((event) => feed.appendEvent(event)),
       ctx.taskManager.onChange((change) => {
-        if (change.kind === 'finished' && change.state === 'cancelled') {
+        if (change.kind === 'event' && change.event) {
+          feed.appendEvent(change.event);
+        } else if (change.kind === 'started') {
+          this.started(change.task, change.origin?.sessionId, ctx);
+        } else if (change.kind === 'finished' && change.state === 'cancelled') {
           const { task } = change;
           feed.appendCancelled(task.task_id, task.tool, task.updated_at.getTime());
         }
       }),
-      ctx.starter.onStarted((info, sessionId) => {
-        this.startCursors.set(sessionId, feed.newest);
-        const known = ctx.triggers.types();
-        const unknown = [...new Set(info.triggers.map((t) => String(t.type)))].filter(
-          (t) => !known.includes(t),
-        );
-        if (unknown.length > 0) {
-          feed.appendUnrecognisedTriggers(info.task_id, info.tool, unknown, known, info.created_at.getTime());
-        }
-      }),
     );
+  }
+
+  /** A task started (before any of its events): its session's cursor, and unknown trigger types. */
+  private started(info: TaskInfo, sessionId: string | undefined, ctx: FeatureContext): void {
+    if (sessionId !== undefined) this.startCursors.set(sessionId, this.feed.newest);
+    const known = ctx.triggers.types();
+    const unknown = [...new Set(info.triggers.map((t) => String(t.type)))].filter((t) => !known.includes(t));
+    if (unknown.length > 0) {
+      this.feed.appendUnrecognisedTriggers(
+        info.task_id,
+        info.tool,
+        unknown,
+        known,
+        info.created_at.getTime(),
+      );
+    }
   }
 
   takeStartCursor(sessionId: string): number | undefined {
@@ -93,8 +103,8 @@ export function eventFeedOf(app: {
 }
 
 /**
- * The event feed for agents without a callback URL: every event the poster accepts (and every
- * cancellation) goes into a bounded ring (`RMK_EVENT_BUFFER`, default 500) read with `get_events`
+ * The event feed for agents without a callback URL: every event of the TaskManager's tasks (and
+ * every cancellation) goes into a bounded ring (`RMK_EVENT_BUFFER`, default 500) read with `get_events`
  * and `wait_for_event`. A wait without `since` starts at the cursor recorded when this session last
  * started a task, so an event fired between the start and the wait is not missed.
  */

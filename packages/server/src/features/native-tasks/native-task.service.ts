@@ -13,6 +13,23 @@ import { type ResolvedNativeTasksOptions } from './native-tasks.options.js';
 import { relatedTaskMeta } from './task-payload.builder.js';
 import { progressValues, toProtocolTask } from './task-status.mapper.js';
 
+/** The origin tag under which a native-task call puts its {@link NativeTaskCall}. */
+export const NATIVE_TASK_TAG: unique symbol = Symbol('robot-mcp-kit.native-task');
+
+/**
+ * What a tools/call tells native tasks about the task it starts (data in the task's origin): a
+ * `task` call (task-augmented, with its granted TTL) is tracked as a protocol task; either mode
+ * with a progress token has the task's progress routed as notifications/progress.
+ */
+export type NativeTaskCall =
+  | { readonly mode: 'plain'; readonly session: SessionContext; readonly token: ProgressToken }
+  | {
+      readonly mode: 'task';
+      readonly session: SessionContext;
+      readonly token: ProgressToken | undefined;
+      readonly ttl: number;
+    };
+
 /** Where the progress of one task goes as notifications/progress. */
 interface ProgressRoute {
   readonly session: SessionContext;
@@ -43,6 +60,8 @@ export class NativeTaskService {
   private readonly logger: Logger;
   private readonly sessions = new Map<SessionContext, McpServer>();
   private readonly routes = new Map<string, ProgressRoute>();
+  /** The task a plain call with a progress token started, until the call answers. */
+  private readonly plainCalls = new WeakMap<NativeTaskCall, string>();
   private readonly stopListening: () => void;
 
   constructor(deps: NativeTaskServiceDeps) {
@@ -88,6 +107,14 @@ export class NativeTaskService {
     this.routes.delete(taskId);
   }
 
+  /** A plain call answered: the progress of the task it started is no longer routed. */
+  callEnded(call: NativeTaskCall): void {
+    const taskId = this.plainCalls.get(call);
+    if (taskId === undefined) return;
+    this.plainCalls.delete(call);
+    this.unrouteProgress(taskId);
+  }
+
   /**
    * Records a protocol task of `session` (idempotent). When the task already ended before it was
    * recorded, the end is recorded now (and its status notification sent).
@@ -110,7 +137,10 @@ export class NativeTaskService {
 
   private onChange(change: TaskChange): void {
     const { taskId } = change;
-    if (change.kind === 'event' && change.event?.type === 'progress') {
+    if (change.kind === 'started') {
+      const call = change.origin?.tags?.get(NATIVE_TASK_TAG) as NativeTaskCall | undefined;
+      if (call) this.started(taskId, call);
+    } else if (change.kind === 'event' && change.event?.type === 'progress') {
       const route = this.routes.get(taskId);
       if (route) this.sendProgress(taskId, route, change.event.payload);
     } else if (change.kind === 'finished') {
@@ -118,6 +148,17 @@ export class NativeTaskService {
       const entry = this.index.find(taskId);
       if (entry && !entry.final) this.ended(entry, change.task);
     }
+  }
+
+  /** A task of a native-task call started (its body has not run yet): tracked and routed now. */
+  private started(taskId: string, call: NativeTaskCall): void {
+    if (call.mode === 'plain') {
+      this.plainCalls.set(call, taskId);
+      this.routeProgress(taskId, call.session, call.token, false);
+      return;
+    }
+    this.track(taskId, call.session, call.ttl);
+    if (call.token !== undefined) this.routeProgress(taskId, call.session, call.token, true);
   }
 
   private ended(entry: NativeTaskEntry, info: TaskInfo): void {

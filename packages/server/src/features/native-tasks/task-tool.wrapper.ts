@@ -1,8 +1,8 @@
 import { type CreateTaskResult, type TaskMetadata } from '@modelcontextprotocol/sdk/types.js';
-import { type TaskContext, type TaskInfo } from '@robot-mcp-kit/core';
+import { type TaskInfo } from '@robot-mcp-kit/core';
 import { type RegisteredTool, type ToolCall } from '../../tools/registered-tool.js';
 import { TaskStartError } from './native-task.errors.js';
-import { type NativeTaskService } from './native-task.service.js';
+import { NATIVE_TASK_TAG, type NativeTaskCall, type NativeTaskService } from './native-task.service.js';
 import { grantedTtl } from './native-tasks.options.js';
 import { toProtocolTask } from './task-status.mapper.js';
 
@@ -11,6 +11,9 @@ import { toProtocolTask } from './task-status.mapper.js';
  * "optional"`, answers task-augmented calls with a CreateTaskResult whose taskId is the TaskManager
  * task id, and forwards progress as notifications/progress when the call carries a progressToken.
  * A plain call still returns the TaskInfo JSON at once (dual mode). Other tools pass through.
+ *
+ * The call's data goes in the task's origin (a tag of the ToolCall); the service reads it on the
+ * TaskManager's `started` change, before the body can report any progress.
  */
 export function withTaskSupport(tool: RegisteredTool, service: NativeTaskService): RegisteredTool {
   const start = tool.start?.bind(tool);
@@ -23,30 +26,20 @@ export function withTaskSupport(tool: RegisteredTool, service: NativeTaskService
       if (token === undefined) return tool.call(args, call);
       // A plain call answers at once: its token is valid only until then (the client forgets it
       // with the response), so progress is routed only while the request is in flight.
-      let inFlight = true;
-      let routed: string | undefined;
-      const route = (ctx: TaskContext) => {
-        if (!inFlight) return;
-        routed = ctx.taskId;
-        service.routeProgress(ctx.taskId, call.session, token, false);
-      };
+      const data: NativeTaskCall = { mode: 'plain', session: call.session, token };
       try {
-        return await tool.call(args, withBodyStart(call, route));
+        return await tool.call(args, tagged(call, data));
       } finally {
-        inFlight = false;
-        if (routed !== undefined) service.unrouteProgress(routed);
+        service.callEnded(data);
       }
     },
     async callAsTask(args: unknown, call: ToolCall, task: TaskMetadata): Promise<CreateTaskResult> {
       const ttl = grantedTtl(task.ttl, service.options);
       const token = call.extra._meta?.progressToken;
-      const onStart = (ctx: TaskContext) => {
-        service.track(ctx.taskId, call.session, ttl);
-        if (token !== undefined) service.routeProgress(ctx.taskId, call.session, token, true);
-      };
+      const data: NativeTaskCall = { mode: 'task', session: call.session, token, ttl };
       let started: TaskInfo;
       try {
-        started = await start(args, withBodyStart(call, onStart));
+        started = await start(args, tagged(call, data));
       } catch (err) {
         throw new TaskStartError(tool.name, err);
       }
@@ -56,16 +49,9 @@ export function withTaskSupport(tool: RegisteredTool, service: NativeTaskService
   };
 }
 
-/** `call` with `hook` run at the body start, after any hook it already had. */
-function withBodyStart(call: ToolCall, hook: (ctx: TaskContext) => void): ToolCall {
-  const previous = call.onTaskBodyStart;
-  return {
-    ...call,
-    onTaskBodyStart: previous
-      ? (ctx) => {
-          previous(ctx);
-          hook(ctx);
-        }
-      : hook,
-  };
+/** `call` with the native-task data added to its tags (other tags kept). */
+function tagged(call: ToolCall, data: NativeTaskCall): ToolCall {
+  const tags = new Map(call.tags);
+  tags.set(NATIVE_TASK_TAG, Object.freeze(data));
+  return { ...call, tags };
 }

@@ -92,7 +92,7 @@ export function disconnectPolicy(
 export async function cancelSessionTasks(
   session: SessionContext,
   deps: {
-    starter: FeatureContext['starter'];
+    owners: Pick<FeatureContext['owners'], 'runningOfSession'>;
     taskManager: TaskManager;
     clock: Clock;
     logger: FeatureContext['logger'];
@@ -100,7 +100,7 @@ export async function cancelSessionTasks(
   policy: DisconnectPolicy,
   deadlineMs = SESSION_CLEANUP_DEADLINE_MS,
 ): Promise<string[]> {
-  const ids = deps.starter.tasksOfSession(session.id).filter((id) => {
+  const ids = deps.owners.runningOfSession(session.id).filter((id) => {
     const tool = deps.taskManager.get(id)?.tool;
     return tool !== undefined && policy.cancels(tool);
   });
@@ -148,7 +148,7 @@ export function sessionCleanupFeature(options: SessionCleanupOptions = {}): Feat
         keep,
       );
       const deps = {
-        starter: ctx.starter,
+        owners: ctx.owners,
         taskManager: ctx.taskManager,
         clock: ctx.clock,
         logger: ctx.logger.child({ component: 'session-cleanup' }),

@@ -88,21 +88,27 @@ describe('wiring', () => {
     expect(peer.statuses[0]).toMatchObject({ taskId: created.taskId, status: 'cancelled' });
   });
 
-  it('logs a failing body-start hook and runs the task anyway', async () => {
+  it('a throwing task-change observer is logged; the task and the other observers go on', async () => {
     r = await rig(ArmServer);
+    const seen: string[] = [];
+    r.app.taskManager.onChange(() => {
+      throw new Error('observer broke');
+    });
+    r.app.taskManager.onChange((change) => seen.push(change.kind));
     const move = r.app.registry.get('move')!;
     const call = {
       session: { id: 'direct' },
       extra: { signal: new AbortController().signal },
-      onTaskBodyStart: () => {
-        throw new Error('hook broke');
-      },
     } as unknown as ToolCall;
     const result = await move.call({ steps: 1 }, call);
     const taskId = (result.structuredContent as { task_id: string }).task_id;
     await openGate(arm());
     await until(() => r!.app.taskManager.get(taskId)?.state === 'succeeded');
-    expect(r.logger.entries.some((e) => e.message === 'task body-start hook failed')).toBe(true);
+    expect(seen[0]).toBe('started');
+    expect(seen.at(-1)).toBe('finished');
+    expect(
+      r.logger.entries.some((e) => e.message.startsWith('a task change listener threw on started')),
+    ).toBe(true);
   });
 });
 
@@ -129,10 +135,12 @@ describe('NativeTaskService', () => {
     await taskManager.aclose();
   });
 
-  it('runs a hook the call already had before its own', async () => {
+  it("tracks a task-augmented call on `started`, before the body reports, keeping the call's other tags", async () => {
     const { taskManager, native } = service();
-    const order: string[] = [];
+    const other = Symbol('other');
     const session: SessionContext = { id: 's' };
+    const trackedAtBodyStart: boolean[] = [];
+    let seenTags: ReadonlyMap<symbol, unknown> | undefined;
     const tool: RegisteredTool = {
       name: 'fake',
       description: 'fake',
@@ -142,12 +150,18 @@ describe('NativeTaskService', () => {
       longRunning: true,
       actuates: false,
       call: async (): Promise<CallToolResult> => ({ content: [] }),
-      start: async (_args: unknown, call: ToolCall): Promise<TaskInfo> =>
-        taskManager.start('fake', async (ctx: TaskContext) => {
-          call.onTaskBodyStart?.(ctx);
-          await ctx.progress({ percent: 10 });
-          return {};
-        }),
+      start: async (_args: unknown, call: ToolCall): Promise<TaskInfo> => {
+        seenTags = call.tags;
+        return taskManager.start(
+          'fake',
+          async (ctx: TaskContext) => {
+            trackedAtBodyStart.push(native.index.find(ctx.taskId) !== undefined);
+            await ctx.progress({ percent: 10 });
+            return {};
+          },
+          { origin: { sessionId: session.id, ...(call.tags ? { tags: call.tags } : {}) } },
+        );
+      },
     };
     const sent: ServerNotification[] = [];
     const mcp = { server: { notification: async (n: ServerNotification) => void sent.push(n) } };
@@ -156,11 +170,12 @@ describe('NativeTaskService', () => {
     const call = {
       session,
       extra: { _meta: { progressToken: 'p' } },
-      onTaskBodyStart: () => order.push('previous'),
+      tags: new Map([[other, 'kept']]),
     } as unknown as ToolCall;
     const created = await wrapped.callAsTask!({}, call, {});
     await until(() => taskManager.get(created.task.taskId)?.state === 'succeeded');
-    expect(order).toEqual(['previous']);
+    expect(trackedAtBodyStart).toEqual([true]);
+    expect(seenTags?.get(other)).toBe('kept');
     expect(sent.map((n) => n.method)).toEqual(['notifications/progress', 'notifications/tasks/status']);
     expect(withTaskSupport(wrapped, native)).not.toBe(wrapped);
     const plain = { ...tool, start: undefined };

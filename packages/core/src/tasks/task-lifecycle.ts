@@ -1,0 +1,204 @@
+import { type Clock } from '../clock/clock.port.js';
+import { type EventSink } from '../events/event.types.js';
+import { type Logger } from '../logging/logger.js';
+import { type JsonObject } from '../models/json.types.js';
+import { type EventType } from '../models/schema.js';
+import { TaskEvent } from '../models/task-event.model.js';
+import { type TaskFailure } from '../models/task-failure.model.js';
+import { TaskCancelledError, TaskError } from './task.error.js';
+import { newEventId } from './task-id.js';
+import { deepFreeze, errorMessage, toFrozenJsonObject } from './task-json.util.js';
+import { TaskListeners } from './task-listeners.js';
+import { internalFailure } from './task-outcome.js';
+import { type TaskRecord } from './task-record.js';
+import { FinishedQueue } from './task-retention.js';
+import { type TaskBody, type TaskContext, type TaskOrigin } from './task.types.js';
+
+/** What a {@link TaskLifecycle} needs. */
+export interface TaskLifecycleParts {
+  readonly serverName: string;
+  readonly poster: EventSink;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly maxFinishedRetained: number;
+}
+
+/**
+ * The state machine of a TaskManager's tasks: the task table, the running count, event emission to
+ * the sink and the observers, and the moves to a terminal state. Internal (not exported from the
+ * package): it is the private port a task context talks to its manager through, so none of this is
+ * part of the TaskManager's public API.
+ */
+export class TaskLifecycle {
+  readonly tasks = new Map<string, TaskRecord>();
+  readonly listeners: TaskListeners;
+  running = 0;
+  private readonly finishedQueue = new FinishedQueue();
+
+  constructor(private readonly parts: TaskLifecycleParts) {
+    this.listeners = new TaskListeners(parts.logger);
+  }
+
+  /** A new running task: counted, and observers told (`started`, with its origin). */
+  started(record: TaskRecord, origin: TaskOrigin | undefined): void {
+    this.tasks.set(record.id, record);
+    this.running += 1;
+    this.listeners.notify('started', record, undefined, origin);
+  }
+
+  /**
+   * Emits one event of `record` to the sink and the observers (ignored, logged, once the task is
+   * finished unless `terminal`); returns the sink's durable write when it has one, to await.
+   */
+  emit(record: TaskRecord, type: EventType, payload: JsonObject, terminal = false): void | Promise<void> {
+    if (!terminal && this.ignoreIfFinished(record, `emit ${type}`)) return undefined;
+    const { clock, poster, logger, serverName } = this.parts;
+    const now = clock.now();
+    record.seq += 1;
+    record.updatedAtMs = now;
+    const event = TaskEvent.create({
+      event_id: newEventId(),
+      task_id: record.id,
+      server: serverName,
+      tool: record.tool,
+      type,
+      seq: record.seq,
+      ts: new Date(now),
+      payload,
+    });
+    let written: void | Promise<void> = undefined;
+    try {
+      written = poster.post(event);
+    } catch (error) {
+      logger.error(`the event sink threw on ${type} of task ${record.id}; event lost`, {
+        task_id: record.id,
+        error: errorMessage(error),
+      });
+    }
+    this.listeners.notify('event', record, event);
+    return written;
+  }
+
+  /** Logs at debug that a finished task's body tried to `what`; returns true when it is finished. */
+  ignoreIfFinished(record: TaskRecord, what: string): boolean {
+    if (!record.finished) return false;
+    this.parts.logger.debug(`task ${record.id} is ${record.state}; ignoring its attempt to ${what}`, {
+      task_id: record.id,
+      tool: record.tool,
+    });
+    return true;
+  }
+
+  /** Runs the body (unless cancelled before it started) and records its outcome. */
+  async run(record: TaskRecord, body: TaskBody, ctx: TaskContext): Promise<void> {
+    if (record.finished) {
+      record.bodySettled = true; // cancelled before it started: the body never runs
+      return;
+    }
+    let value: unknown;
+    let written: void | Promise<void>;
+    try {
+      value = await body(ctx);
+    } catch (error) {
+      this.bodyStopped(record);
+      written = this.onBodyError(record, error);
+      if (written) await written; // the task ends once its terminal event is durable
+      return;
+    }
+    this.bodyStopped(record);
+    written = this.onBodyResult(record, value);
+    if (written) await written;
+  }
+
+  /** Records that the body settled; a cancelled task's TaskInfo stops saying `body_running`. */
+  bodyStopped(record: TaskRecord): void {
+    if (record.bodySettled) return;
+    const wasRunning = record.bodyRunningAfterCancel;
+    record.bodySettled = true;
+    if (!wasRunning) return;
+    record.updatedAtMs = this.parts.clock.now();
+    this.parts.logger.info(`task ${record.id} (${record.tool}): its body stopped after cancellation`, {
+      task_id: record.id,
+      tool: record.tool,
+      overran_grace: record.overranGrace,
+    });
+  }
+
+  /** Moves a running task to succeeded/failed and emits its terminal event; returns its durable write. */
+  finish(record: TaskRecord, state: 'succeeded' | 'failed', failure?: TaskFailure): void | Promise<void> {
+    record.state = state;
+    record.updatedAtMs = this.parts.clock.now();
+    this.running -= 1;
+    let written: void | Promise<void>;
+    if (state === 'succeeded') {
+      written = this.emit(record, 'task_done', deepFreeze({ result: record.result }), true);
+    } else {
+      record.failure = failure ?? null;
+      const payload = deepFreeze(JSON.parse(JSON.stringify(failure)) as JsonObject);
+      written = this.emit(record, 'task_failed', payload, true);
+    }
+    this.finished(record);
+    return written;
+  }
+
+  /** Marks a running task cancelled (no terminal event) and aborts its signal. */
+  markCancelled(record: TaskRecord, reason: TaskCancelledError): void {
+    record.state = 'cancelled';
+    record.updatedAtMs = this.parts.clock.now();
+    this.running -= 1;
+    record.cancel(reason);
+    this.parts.logger.info(`task ${record.id} (${record.tool}) cancelled`, {
+      task_id: record.id,
+      tool: record.tool,
+    });
+    this.finished(record);
+  }
+
+  private onBodyResult(record: TaskRecord, value: unknown): void | Promise<void> {
+    if (this.ignoreIfFinished(record, 'return a result')) return;
+    const check = toFrozenJsonObject(value);
+    if (!check.ok) {
+      const message =
+        `the task body of "${record.tool}" returned ${check.problem.replace(/^got /, '')}; ` +
+        'a task body must return a plain JSON object such as { arrived: true } (it becomes task_done {"result": ...})';
+      this.parts.logger.error(`task ${record.id} failed: ${message}`, {
+        task_id: record.id,
+        tool: record.tool,
+      });
+      return this.finish(record, 'failed', internalFailure(message));
+    }
+    record.result = check.value;
+    return this.finish(record, 'succeeded');
+  }
+
+  private onBodyError(record: TaskRecord, error: unknown): void | Promise<void> {
+    if (this.ignoreIfFinished(record, `fail (${errorMessage(error)})`)) return;
+    if (error instanceof TaskError) {
+      return this.finish(record, 'failed', error.toFailure());
+    } else if (error instanceof TaskCancelledError) {
+      this.markCancelled(record, error);
+    } else {
+      const message = errorMessage(error);
+      this.parts.logger.error(
+        `task ${record.id} (${record.tool}) failed with an unexpected error: ${message}`,
+        {
+          task_id: record.id,
+          tool: record.tool,
+          error: message,
+          stack: error instanceof Error ? error.stack : undefined,
+        },
+      );
+      return this.finish(record, 'failed', internalFailure(message));
+    }
+    return undefined;
+  }
+
+  private finished(record: TaskRecord): void {
+    this.listeners.notify('finished', record);
+    this.finishedQueue.push(record.id);
+    while (this.finishedQueue.size > this.parts.maxFinishedRetained) {
+      const evicted = this.finishedQueue.shift();
+      if (evicted !== undefined) this.tasks.delete(evicted);
+    }
+  }
+}

@@ -1,0 +1,79 @@
+import { type AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import { type Logger, type TaskChange, type TaskManager } from '@robot-mcp-kit/core';
+
+/** Owners of finished tasks remembered, at most this many (oldest forgotten first). */
+export const MAX_FINISHED_OWNERS = 10_000;
+
+/** Who started a task: the session it came in on and that session's principal, if it authenticated. */
+export interface TaskOwner {
+  readonly sessionId: string | undefined;
+  readonly principal: string | undefined;
+}
+
+/**
+ * The one record of who owns what on this server. Sessions: the HTTP listener binds each
+ * authenticated session to its principal (the token's `clientId`), read by the starter when it
+ * puts the task's origin in the start. Tasks: fed from the TaskManager's `started` changes (their
+ * origin), so session clean-up, list scoping and the principal checks all read this one map. Kept
+ * in the server only: the TaskInfo and event JSON of the wire contract do not change.
+ */
+export class TaskOwners {
+  private readonly sessions = new Map<string, string>();
+  private readonly owners = new Map<string, TaskOwner>();
+  /** Finished tasks with an owner, oldest first: what bounds the map. */
+  private readonly finished = new Set<string>();
+
+  /** The principal of a session's requests. */
+  bindSession(sessionId: string, auth: AuthInfo | undefined): void {
+    if (auth) this.sessions.set(sessionId, auth.clientId);
+  }
+
+  /** The principal bound to a session, if it authenticated. */
+  ofSession(sessionId: string): string | undefined {
+    return this.sessions.get(sessionId);
+  }
+
+  forgetSession(sessionId: string): void {
+    this.sessions.delete(sessionId);
+  }
+
+  /** Records the owner of every task started with an origin; returns the function that stops. */
+  observe(taskManager: TaskManager, logger?: Logger): () => void {
+    return taskManager.onChange((change) => this.changed(change, logger));
+  }
+
+  /** Who started a task (running, or among the last {@link MAX_FINISHED_OWNERS} finished). */
+  ownerOf(taskId: string): TaskOwner | undefined {
+    return this.owners.get(taskId);
+  }
+
+  /** The principal that started a task (undefined for unauthenticated transports). */
+  ofTask(taskId: string): string | undefined {
+    return this.owners.get(taskId)?.principal;
+  }
+
+  /** Running task ids started by `sessionId`. */
+  runningOfSession(sessionId: string): string[] {
+    const ids: string[] = [];
+    for (const [taskId, owner] of this.owners)
+      if (owner.sessionId === sessionId && !this.finished.has(taskId)) ids.push(taskId);
+    return ids;
+  }
+
+  private changed(change: TaskChange, logger: Logger | undefined): void {
+    const { taskId } = change;
+    if (change.kind === 'started') {
+      const { sessionId, principal } = change.origin ?? {};
+      if (sessionId === undefined && principal === undefined) return;
+      this.owners.set(taskId, { sessionId, principal });
+      if (principal !== undefined) logger?.info('task started', { task_id: taskId, principal });
+    } else if (change.kind === 'finished' && this.owners.has(taskId)) {
+      this.finished.add(taskId);
+      if (this.finished.size <= MAX_FINISHED_OWNERS) return;
+      const oldest = this.finished.values().next().value;
+      if (oldest === undefined) return;
+      this.finished.delete(oldest);
+      this.owners.delete(oldest);
+    }
+  }
+}

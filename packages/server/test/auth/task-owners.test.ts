@@ -1,0 +1,47 @@
+import { describe, expect, it } from '@jest/globals';
+import { MemoryLogger, type TaskBody, TaskManager } from '@robot-mcp-kit/core';
+import { MAX_FINISHED_OWNERS, TaskOwners } from '../../src/auth/task-owners.js';
+
+/** Runs until cancelled. */
+const hold: TaskBody = (ctx) =>
+  new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)));
+
+describe('TaskOwners', () => {
+  it('records owners from `started` origins only, and logs the principal of an authenticated start', async () => {
+    const logger = new MemoryLogger();
+    const taskManager = new TaskManager({ serverName: 'own' });
+    const owners = new TaskOwners();
+    const stop = owners.observe(taskManager, logger);
+    const bare = taskManager.start('t', hold);
+    const mine = taskManager.start('t', hold, { origin: { sessionId: 's1', principal: 'alice' } });
+    expect(owners.ownerOf(bare.task_id)).toBeUndefined();
+    expect(owners.ownerOf(mine.task_id)).toEqual({ sessionId: 's1', principal: 'alice' });
+    expect(owners.runningOfSession('s1')).toEqual([mine.task_id]);
+    expect(logger.entries.filter((e) => e.message === 'task started').map((e) => e.meta)).toEqual([
+      { task_id: mine.task_id, principal: 'alice' },
+    ]);
+    stop();
+    const later = taskManager.start('t', hold, { origin: { sessionId: 's1' } });
+    expect(owners.ownerOf(later.task_id)).toBeUndefined();
+    await taskManager.aclose();
+  });
+
+  it('forgets the oldest finished owners beyond the bound, never a running one', async () => {
+    const taskManager = new TaskManager({ serverName: 'own', maxFinishedRetained: 10 });
+    const owners = new TaskOwners();
+    owners.observe(taskManager);
+    const origin = { sessionId: 's', principal: 'p' };
+    const running = taskManager.start('t', hold, { origin });
+    const ids: string[] = [];
+    for (let i = 0; i <= MAX_FINISHED_OWNERS; i += 1) {
+      const info = taskManager.start('t', async () => ({}), { origin });
+      ids.push(info.task_id);
+      await taskManager.whenStopped(info.task_id);
+    }
+    expect(owners.ofTask(ids[0]!)).toBeUndefined();
+    expect(owners.ofTask(ids[1]!)).toBe('p');
+    expect(owners.ofTask(ids.at(-1)!)).toBe('p');
+    expect(owners.runningOfSession('s')).toEqual([running.task_id]);
+    await taskManager.aclose();
+  });
+});
