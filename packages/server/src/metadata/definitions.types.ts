@@ -20,6 +20,11 @@ export interface ToolDefinitionBase {
   readonly methodName: string;
   /** The DTO class, or undefined for a tool without arguments. */
   readonly dto?: DtoClass;
+  /**
+   * A tool of the kit itself (reconciliation, event feed), explored with `{ kit: true }`: it may use
+   * a reserved name, is offered with origin `kit`, and its method also receives the raw `ToolCall`.
+   */
+  readonly kit?: true;
 }
 
 export interface PlainToolDefinition extends ToolDefinitionBase {

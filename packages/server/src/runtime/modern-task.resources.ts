@@ -1,69 +1,33 @@
-import {
-  type ReadResourceResult,
-  ResourceNotFoundError,
-  type Server,
-  type ServerNotifier,
-} from '@modelcontextprotocol/server';
-import { type Clock, type Logger, shortText, type TaskManager } from '@robot-mcp-kit/core';
+import { ResourceNotFoundError, type Server, type ServerNotifier } from '@modelcontextprotocol/server';
+import { type Clock, type Logger, type TaskManager } from '@robot-mcp-kit/core';
 import {
   RUNNING_TASKS_URI,
-  TASK_URI_TEMPLATE,
+  TaskResourceCatalog,
   taskUri,
-} from '../features/resources/task-resources.feature.js';
+} from '../features/resources/task-resources.catalog.js';
 import { UpdateCoalescer } from '../features/resources/update-coalescer.js';
 
-const MIME = 'application/json';
 const LIST_KEY = 'list';
 
 /** What the 2026 leg's `tasks://` resources need: the capability bits and the handlers. */
 export const TASK_RESOURCES_CAPABILITY = Object.freeze({ subscribe: true, listChanged: true });
 
 /**
- * `tasks://running` and `tasks://{task_id}` on the MCP 2026-07-28 leg: the same URIs and the same
- * TaskInfo JSON the 2025 sessions read (one task, every surface). Installed on each per-request
- * v2 `Server`; 2026-07-28 has no resources/subscribe, a client follows them through
+ * `tasks://running` and `tasks://{task_id}` on the MCP 2026-07-28 leg: the catalog the 2025
+ * sessions read (one task, every surface), installed with the v2 SDK's handlers on each per-request
+ * `Server`. 2026-07-28 has no resources/subscribe, a client follows them through
  * `subscriptions/listen` (see {@link TaskChangePublisher}).
  */
 export function installTaskResources(server: Server, taskManager: TaskManager): void {
-  server.setRequestHandler('resources/list', () => ({
-    resources: [
-      { uri: RUNNING_TASKS_URI, name: 'running_tasks', title: 'Running tasks', mimeType: MIME },
-      ...taskManager.list().map((t) => ({
-        uri: taskUri(t.task_id),
-        name: t.task_id,
-        title: `${t.tool} (${t.state})`,
-        mimeType: MIME,
-      })),
-    ],
-  }));
-  server.setRequestHandler('resources/templates/list', () => ({
-    resourceTemplates: [
-      {
-        uriTemplate: TASK_URI_TEMPLATE,
-        name: 'task',
-        title: 'Task',
-        description: 'The TaskInfo JSON of one task (state, progress, result or failure).',
-        mimeType: MIME,
-      },
-    ],
-  }));
-  server.setRequestHandler('resources/read', (request) => {
+  const catalog = new TaskResourceCatalog(taskManager);
+  server.setRequestHandler('resources/list', async () => ({ resources: await catalog.list() }));
+  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: catalog.templates() }));
+  server.setRequestHandler('resources/read', async (request) => {
     const { uri } = request.params;
-    if (uri === RUNNING_TASKS_URI)
-      return json(uri, { tasks: taskManager.list(['running']).map((t) => t.toJSON()) });
-    const info = uri.startsWith('tasks://') ? taskManager.get(uri.slice('tasks://'.length)) : undefined;
-    if (!info) {
-      throw new ResourceNotFoundError(
-        uri,
-        `Resource ${shortText(uri, 100)} not found; use ${RUNNING_TASKS_URI} or tasks://<task_id> of a task list_tasks shows`,
-      );
-    }
-    return json(uri, info.toJSON());
+    const read = await catalog.read(uri);
+    if (!read) throw new ResourceNotFoundError(uri, catalog.notFoundMessage(uri));
+    return read;
   });
-}
-
-function json(uri: string, value: unknown): ReadResourceResult {
-  return { contents: [{ uri, mimeType: MIME, text: JSON.stringify(value) }] };
 }
 
 /** Where the 2026 leg's change events go (the HTTP handler's `notify`, or one stdio instance). */

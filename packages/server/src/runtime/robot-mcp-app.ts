@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { type Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
@@ -28,11 +28,12 @@ import { type TaskStoreBridge } from './task-store.bridge.js';
 
 /**
  * An extension installs extra protocol surface on every session (native tasks, resources, event
- * feeds) and may react to sessions closing and to shutdown.
+ * feeds) and may react to sessions closing and to shutdown. `installSession` gets the session's
+ * low-level SDK `Server` (before it connects): register capabilities and set request handlers there.
  */
 export interface AppExtension {
   readonly name: string;
-  installSession?(server: McpServer, session: SessionContext): void;
+  installSession?(server: Server, session: SessionContext): void;
   sessionClosed?(session: SessionContext): void | Promise<void>;
   close?(): void | Promise<void>;
 }
@@ -70,8 +71,9 @@ export interface ListenInfo {
 }
 
 /**
- * A bootstrapped capability server. It wraps the official SDK's McpServer (one per session, sharing
- * the task manager, poster and tools) and owns the shutdown sequence.
+ * A bootstrapped capability server. Each session is one low-level SDK `Server` (tools, resources and
+ * native tasks installed as request handlers, sharing the task manager, poster and tools); the app
+ * owns the shutdown sequence.
  */
 export class RobotMcpApp {
   readonly definition: CapabilityServerDefinition;
@@ -91,7 +93,7 @@ export class RobotMcpApp {
   private readonly env: NodeJS.ProcessEnv;
   private readonly clock: Clock;
   private readonly stored: TaskStoreBridge | undefined;
-  private readonly sessions = new Map<McpServer, SessionContext>();
+  private readonly sessions = new Map<Server, SessionContext>();
   private listener: HttpListener | undefined;
   private modernStdio: { close(): Promise<void> } | undefined;
   private modern: ModernWiring | undefined;
@@ -133,9 +135,9 @@ export class RobotMcpApp {
   }
 
   /** A fresh SDK server for one session, with every tool and extension installed. */
-  createSessionServer(session: SessionContext): McpServer {
+  createSessionServer(session: SessionContext): Server {
     const { server } = this.definition;
-    const mcp = new McpServer(
+    const mcp = new Server(
       {
         name: server.name,
         version: server.version,
@@ -144,13 +146,13 @@ export class RobotMcpApp {
       },
       { instructions: server.instructions },
     );
-    this.registry.install(mcp.server, session);
+    this.registry.install(mcp, session);
     for (const extension of this.extensions) extension.installSession?.(mcp, session);
     return mcp;
   }
 
   /** Connects one transport as a new session (in-memory pairs in tests, stdio, HTTP sessions). */
-  async connect(transport: Transport): Promise<McpServer> {
+  async connect(transport: Transport): Promise<Server> {
     // A server embedded with connect() alone still shares its tasks and events through the store.
     if (this.stored) await this.open();
     const fallback = randomUUID();
@@ -161,7 +163,7 @@ export class RobotMcpApp {
     };
     const mcp = this.createSessionServer(session);
     this.sessions.set(mcp, session);
-    mcp.server.onclose = () => {
+    mcp.onclose = () => {
       if (!this.sessions.delete(mcp)) return;
       this.logger.debug('session closed', { session: session.id });
       for (const extension of this.extensions) {

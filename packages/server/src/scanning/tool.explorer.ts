@@ -35,8 +35,17 @@ const NOT_A_DTO: ReadonlySet<unknown> = new Set([
   Symbol,
 ]);
 
+/** How a class's tools are explored. */
+export interface ExploreToolsOptions {
+  /**
+   * The class holds the kit's own tools (`tools/kit-tools.factory.ts`): they may take the reserved
+   * names and are marked `kit`. Authors' classes never set it.
+   */
+  readonly kit?: boolean;
+}
+
 /** Reads `@Tool` and `@LongRunningTool` metadata of every method into frozen definitions. */
-export function exploreTools(target: Target): ToolDefinition[] {
+export function exploreTools(target: Target, options: ExploreToolsOptions = {}): ToolDefinition[] {
   const tools: ToolDefinition[] = [];
   for (const methodName of scanMethodNames(target)) {
     const plain = readMethodMetadata<RecordedTool>(target, METADATA_KEYS.tool, methodName);
@@ -49,12 +58,12 @@ export function exploreTools(target: Target): ToolDefinition[] {
     if (plain && longRunning) {
       throw new DecorationError(where, 'has both @Tool and @LongRunningTool', 'keep only one of them');
     }
-    if (plain) tools.push(buildPlain(target, methodName, plain));
+    if (plain) tools.push(buildPlain(target, methodName, plain, options));
     if (longRunning) tools.push(buildLongRunning(target, methodName, longRunning));
   }
   const seen = new Map<string, string>();
   for (const tool of tools) {
-    if (isReservedToolName(tool.name)) {
+    if (!options.kit && isReservedToolName(tool.name)) {
       throw new DecorationError(
         `${target.name}.${tool.methodName}`,
         `tool name "${tool.name}" is reserved by the kit (${RESERVED_TOOL_NAMES.join(', ')})`,
@@ -74,11 +83,17 @@ export function exploreTools(target: Target): ToolDefinition[] {
   return tools;
 }
 
-function buildPlain(target: Target, methodName: string, recorded: RecordedTool): PlainToolDefinition {
+function buildPlain(
+  target: Target,
+  methodName: string,
+  recorded: RecordedTool,
+  options: ExploreToolsOptions,
+): PlainToolDefinition {
   const method = methodOf(target, methodName);
   const dto =
     method.length === 0 && !recorded.args.args ? undefined : findDto(target, methodName, recorded.args);
-  return Object.freeze({ kind: 'tool', ...common(target, methodName, recorded.args), dto });
+  const kit = options.kit ? { kit: true as const } : {};
+  return Object.freeze({ kind: 'tool', ...common(target, methodName, recorded.args), dto, ...kit });
 }
 
 function buildLongRunning(

@@ -51,7 +51,16 @@ export function createDecoratedTools(
   return definitions.map((d) => (d.kind === 'tool' ? plainTool(d, deps) : longRunningTool(d, deps)));
 }
 
-function plainTool(definition: PlainToolDefinition, deps: DecoratedToolsDeps): RegisteredTool {
+/** What a plain tool needs: its instance, the schema builder, the task manager and a logger. */
+export type PlainToolDeps = Pick<DecoratedToolsDeps, 'instance' | 'schemas' | 'taskManager' | 'logger'>;
+
+/**
+ * One plain `@Tool` as an MCP tool: arguments validated against its DTO, the method's return value
+ * normalised ({@link normalizeToolResult}: a CallToolResult passes through), a throw mapped to a tool
+ * error. A kit definition's method also receives the raw {@link ToolCall} (progress token,
+ * notifications) as its third argument.
+ */
+export function plainTool(definition: PlainToolDefinition, deps: PlainToolDeps): RegisteredTool {
   const method = methodOf(deps.instance, definition.methodName);
   const logger = deps.logger.child({ tool: definition.name });
   return {
@@ -66,7 +75,10 @@ function plainTool(definition: PlainToolDefinition, deps: DecoratedToolsDeps): R
           logger,
           tasks: deps.taskManager.control,
         };
-        return normalizeToolResult(await method.call(deps.instance, args, context));
+        const result = definition.kit
+          ? method.call(deps.instance, args, context, call)
+          : method.call(deps.instance, args, context);
+        return normalizeToolResult(await result);
       } catch (err) {
         return errorResult(definition.name, err, logger);
       }
@@ -159,7 +171,7 @@ function listing(definition: ToolDefinition, inputSchema: JsonSchema) {
     title: definition.title,
     annotations: { ...definition.annotations },
     inputSchema,
-    origin: 'decorated' as const,
+    origin: definition.kit ? ('kit' as const) : ('decorated' as const),
     actuates: definition.actuates,
   };
 }

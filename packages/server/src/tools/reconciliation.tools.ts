@@ -1,20 +1,15 @@
 import { IsArray, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
-import {
-  RobotMcpKitError,
-  type StoredTask,
-  TASK_STATES,
-  type TaskManager,
-  type TaskState,
-} from '@robot-mcp-kit/core';
+import { type StoredTask, TASK_STATES, type TaskManager, type TaskState } from '@robot-mcp-kit/core';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { validateArguments } from '../schema/argument.validator.js';
+import { Tool } from '../decorators/tool.decorator.js';
 import { type DtoSchemaBuilder } from '../schema/dto-schema.js';
-import { type DtoClass } from '../metadata/decorator-args.types.js';
 import { type TaskStoreBridge } from '../runtime/task-store.bridge.js';
+import { type ToolCallContext } from './decorated-tools.factory.js';
+import { createKitTools } from './kit-tools.factory.js';
 import { type RegisteredTool, type ToolCall } from './registered-tool.js';
-import { type ListPage, MAX_LIST_LIMIT, pageOfTasks } from './task-list.pager.js';
-import { jsonTextResult, toolErrorResult } from './tool-results.js';
+import { MAX_LIST_LIMIT, pageOfTasks } from './task-list.pager.js';
+import { jsonTextResult, kitToolResult } from './tool-results.js';
 
 export class GetTaskArgs {
   @JSONSchema({ description: 'The task_id returned when the task was started, e.g. "nav-7f3a2b"' })
@@ -67,107 +62,114 @@ const SUFFIX =
 /** How long cancel_task of another replica's task waits for the owner to confirm (ms). */
 export const REMOTE_CANCEL_WAIT_MS = 2000;
 
+const GET_TASK =
+  'Returns the TaskInfo JSON of a task (state, last progress, result or failure), or {"error": "not_found"}.';
+const CANCEL_TASK =
+  'Cancels a running task and returns {"task_id": ..., "state": ...}; cancelling a finished task returns ' +
+  'its final state unchanged. Idempotent. "body_running": true means the task is cancelled but its work ' +
+  'has not stopped yet ("overran_grace": true: it ignores cancellation); get_task shows when it stopped.';
+const LIST_TASKS =
+  'Returns {"tasks": [TaskInfo, ...]} in creation order, optionally only those in the given states; one page ' +
+  'at a time: when more remain the answer also has "next_cursor" — pass it as cursor to read on.';
+
 /**
  * The reconciliation tools of spec §3.3 — `get_task`, `cancel_task`, `list_tasks` — returning JSON
- * strings exactly as the spec defines them. With a task store (`RMK_STORE`) they answer from this
- * replica's TaskManager first and from the store for the tasks of other replicas (same principal).
+ * strings exactly as the spec defines them, declared with `@Tool` like an author's tools. With a task
+ * store (`RMK_STORE`) they answer from this replica's TaskManager first and from the store for the
+ * tasks of other replicas (same principal).
  */
-export function createReconciliationTools(
-  taskManager: TaskManager,
-  schemas: DtoSchemaBuilder,
-  stored?: TaskStoreBridge,
-): RegisteredTool[] {
-  const scopeOf = (call: ToolCall): string => stored?.scopeOfSession(call.session.id) ?? '';
-  const remote = async (call: ToolCall, taskId: string): Promise<StoredTask | undefined> =>
-    stored?.active ? stored.get(scopeOf(call), taskId) : undefined;
-  const tool = (
-    name: string,
-    description: string,
-    dto: DtoClass,
-    annotations: RegisteredTool['annotations'],
-    run: (args: Record<string, unknown>, call: ToolCall) => Promise<unknown>,
-  ): RegisteredTool => ({
-    name,
-    description: `${description} ${SUFFIX}`,
-    annotations,
-    inputSchema: schemas.build(dto),
-    origin: 'kit',
-    longRunning: false,
-    actuates: false,
-    async call(raw: unknown, call: ToolCall): Promise<CallToolResult> {
-      try {
-        const args = (await validateArguments(name, dto, raw)) as Record<string, unknown>;
-        const value = await run(args, call);
-        return isListPage(value) ? { content: [{ type: 'text', text: value.text }] } : jsonTextResult(value);
-      } catch (err) {
-        return toolErrorResult(err instanceof RobotMcpKitError ? err.message : String(err));
-      }
-    },
-  });
+export class ReconciliationTools {
+  constructor(
+    private readonly taskManager: TaskManager,
+    private readonly stored?: TaskStoreBridge,
+  ) {}
 
-  const cancelRemote = async (entry: StoredTask | undefined): Promise<unknown> => {
-    if (!entry || !stored) return { error: 'not_found' };
-    const last = await stored.cancelRemote(entry, REMOTE_CANCEL_WAIT_MS);
+  @Tool({
+    name: 'get_task',
+    description: `${GET_TASK} ${SUFFIX}`,
+    annotations: { title: 'Get task status', readOnlyHint: true, openWorldHint: false },
+  })
+  getTask(args: GetTaskArgs, _ctx: ToolCallContext, call: ToolCall): Promise<CallToolResult> {
+    return kitToolResult(async () =>
+      jsonTextResult(
+        this.taskManager.get(args.task_id)?.toJSON() ??
+          (await this.remote(call, args.task_id))?.task ?? { error: 'not_found' },
+      ),
+    );
+  }
+
+  @Tool({
+    name: 'cancel_task',
+    description: `${CANCEL_TASK} ${SUFFIX}`,
+    annotations: {
+      title: 'Cancel task',
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
+  })
+  cancelTask(args: CancelTaskArgs, _ctx: ToolCallContext, call: ToolCall): Promise<CallToolResult> {
+    return kitToolResult(async () => {
+      const info = await this.taskManager.cancel(args.task_id);
+      if (!info) return jsonTextResult(await this.cancelRemote(await this.remote(call, args.task_id)));
+      // A cancelled task whose body has not stopped says so (docs/core.md, "Cancellation").
+      const { body_running, overran_grace } = info.toJSON();
+      return jsonTextResult({
+        task_id: info.task_id,
+        state: info.state,
+        ...(body_running ? { body_running, ...(overran_grace ? { overran_grace } : {}) } : {}),
+      });
+    });
+  }
+
+  @Tool({
+    name: 'list_tasks',
+    description: `${LIST_TASKS} ${SUFFIX}`,
+    annotations: { title: 'List tasks', readOnlyHint: true, openWorldHint: false },
+  })
+  listTasks(args: ListTasksArgs, _ctx: ToolCallContext, call: ToolCall): Promise<CallToolResult> {
+    return kitToolResult(async () => {
+      const { stored, taskManager } = this;
+      const page = pageOfTasks(stored?.active ? await stored.tasksOf(this.scopeOf(call)) : taskManager, {
+        states: args.states ?? undefined,
+        limit: args.limit ?? Infinity,
+        cursor: args.cursor ?? undefined,
+        logger: taskManager.logger,
+      });
+      return { content: [{ type: 'text', text: page.text }] };
+    });
+  }
+
+  private scopeOf(call: ToolCall): string {
+    return this.stored?.scopeOfSession(call.session.id) ?? '';
+  }
+
+  private async remote(call: ToolCall, taskId: string): Promise<StoredTask | undefined> {
+    return this.stored?.active ? this.stored.get(this.scopeOf(call), taskId) : undefined;
+  }
+
+  private async cancelRemote(entry: StoredTask | undefined): Promise<unknown> {
+    if (!entry || !this.stored) return { error: 'not_found' };
+    const last = await this.stored.cancelRemote(entry, REMOTE_CANCEL_WAIT_MS);
     const { body_running, overran_grace } = last.task;
     return {
       task_id: last.task.task_id,
       state: last.task.state,
       ...(body_running ? { body_running, ...(overran_grace ? { overran_grace } : {}) } : {}),
     };
-  };
-
-  return [
-    tool(
-      'get_task',
-      'Returns the TaskInfo JSON of a task (state, last progress, result or failure), or {"error": "not_found"}.',
-      GetTaskArgs,
-      { title: 'Get task status', readOnlyHint: true, openWorldHint: false },
-      async (args, call) =>
-        taskManager.get(args.task_id as string)?.toJSON() ??
-        (await remote(call, args.task_id as string))?.task ?? { error: 'not_found' },
-    ),
-    tool(
-      'cancel_task',
-      'Cancels a running task and returns {"task_id": ..., "state": ...}; cancelling a finished task returns ' +
-        'its final state unchanged. Idempotent. "body_running": true means the task is cancelled but its work ' +
-        'has not stopped yet ("overran_grace": true: it ignores cancellation); get_task shows when it stopped.',
-      CancelTaskArgs,
-      {
-        title: 'Cancel task',
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
-      async (args, call) => {
-        const info = await taskManager.cancel(args.task_id as string);
-        if (!info) return cancelRemote(await remote(call, args.task_id as string));
-        // A cancelled task whose body has not stopped says so (docs/core.md, "Cancellation").
-        const { body_running, overran_grace } = info.toJSON();
-        return {
-          task_id: info.task_id,
-          state: info.state,
-          ...(body_running ? { body_running, ...(overran_grace ? { overran_grace } : {}) } : {}),
-        };
-      },
-    ),
-    tool(
-      'list_tasks',
-      'Returns {"tasks": [TaskInfo, ...]} in creation order, optionally only those in the given states; one page ' +
-        'at a time: when more remain the answer also has "next_cursor" — pass it as cursor to read on.',
-      ListTasksArgs,
-      { title: 'List tasks', readOnlyHint: true, openWorldHint: false },
-      async (args, call) =>
-        pageOfTasks(stored?.active ? await stored.tasksOf(scopeOf(call)) : taskManager, {
-          states: (args.states as TaskState[] | null | undefined) ?? undefined,
-          limit: (args.limit as number | null | undefined) ?? Infinity,
-          cursor: (args.cursor as string | null | undefined) ?? undefined,
-          logger: taskManager.logger,
-        }),
-    ),
-  ];
+  }
 }
 
-function isListPage(value: unknown): value is ListPage {
-  return typeof value === 'object' && value !== null && (value as ListPage).kind === 'list-page';
+/** The reconciliation tools of one app, built through the authors' definitions path. */
+export function createReconciliationTools(
+  taskManager: TaskManager,
+  schemas: DtoSchemaBuilder,
+  stored?: TaskStoreBridge,
+): RegisteredTool[] {
+  return createKitTools(new ReconciliationTools(taskManager, stored), {
+    schemas,
+    taskManager,
+    logger: taskManager.logger,
+  });
 }

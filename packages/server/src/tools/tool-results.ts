@@ -1,9 +1,21 @@
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { type TaskInfo, isJsonObject } from '@robot-mcp-kit/core';
+import { RobotMcpKitError, type TaskInfo, isJsonObject } from '@robot-mcp-kit/core';
 
 /** A tool result holding a JSON string (spec §3.3: reconciliation tools return JSON text). */
 export function jsonTextResult(value: unknown): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value) }] };
+}
+
+/**
+ * A kit tool's answer (reconciliation, event feed): what `run` returns, or a thrown error as a tool
+ * error with the kit's message (its own errors' text, anything else as `String(err)`).
+ */
+export async function kitToolResult(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await run();
+  } catch (err) {
+    return toolErrorResult(err instanceof RobotMcpKitError ? err.message : String(err));
+  }
 }
 
 /** The dual-mode result of a task-starting tool: TaskInfo JSON text plus the same object structured. */

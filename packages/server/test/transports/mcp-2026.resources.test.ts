@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { ArmServer, openGate, type Rig, rig, until } from '../features/native-tasks/native-tasks.fixtures.js';
 import { VERSION, WireClient } from '../../../../test/support/mcp-2026.wire-client.js';
+import { TaskResourceCatalog } from '../../src/features/resources/task-resources.catalog.js';
 
 /*
  * `tasks://` resources on the MCP 2026-07-28 leg, and task changes pushed on `subscriptions/listen`
@@ -90,6 +91,10 @@ describe('tasks:// resources on the MCP 2026-07-28 leg', () => {
     expect(templates.resourceTemplates).toEqual([
       expect.objectContaining({ uriTemplate: 'tasks://{task_id}' }),
     ]);
+    // The 2025 sessions' catalog, installed with the v2 SDK: the same entries on both legs.
+    const catalog = new TaskResourceCatalog(r.app.taskManager);
+    expect(listed.resources).toEqual(await catalog.list());
+    expect(templates.resourceTemplates).toEqual(catalog.templates());
     const read = await client.result('resources/read', { uri: `tasks://${kitId}` });
     const [content] = read.contents as { uri: string; mimeType: string; text: string }[];
     expect(content).toMatchObject({ uri: `tasks://${kitId}`, mimeType: 'application/json' });

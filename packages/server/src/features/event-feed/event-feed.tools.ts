@@ -11,11 +11,12 @@ import {
   type TimerHandle,
 } from '@robot-mcp-kit/core';
 import { ToolArgumentsError } from '../../errors/server.error.js';
-import { type DtoClass } from '../../metadata/decorator-args.types.js';
-import { validateArguments } from '../../schema/argument.validator.js';
+import { Tool } from '../../decorators/tool.decorator.js';
 import { type DtoSchemaBuilder } from '../../schema/dto-schema.js';
+import { type ToolCallContext } from '../../tools/decorated-tools.factory.js';
+import { createKitTools } from '../../tools/kit-tools.factory.js';
 import { type RegisteredTool, type ToolCall } from '../../tools/registered-tool.js';
-import { jsonTextResult, toolErrorResult } from '../../tools/tool-results.js';
+import { jsonTextResult, kitToolResult } from '../../tools/tool-results.js';
 import { type EventFeed } from './event-feed.js';
 
 /**
@@ -119,114 +120,118 @@ const SUFFIX =
   'types of a task that will never fire), and ' +
   '{"cursor", "kind": "lost", "count"} for entries overwritten before they were read.';
 
-/** `get_events` and `wait_for_event`: the event feed for agents without a callback URL. */
-export function createEventFeedTools(deps: FeedToolsDeps): RegisteredTool[] {
-  const tool = (
-    name: string,
-    description: string,
-    title: string,
-    dto: DtoClass,
-    run: (args: Record<string, unknown>, call: ToolCall) => Promise<unknown>,
-  ): RegisteredTool => ({
-    name,
-    description: `${description} ${SUFFIX}`,
-    title,
-    annotations: { title, readOnlyHint: true, openWorldHint: false },
-    inputSchema: deps.schemas.build(dto),
-    origin: 'kit',
-    longRunning: false,
-    actuates: false,
-    async call(raw: unknown, call: ToolCall): Promise<CallToolResult> {
-      try {
-        const args = (await validateArguments(name, dto, raw)) as Record<string, unknown>;
-        return jsonTextResult(await run(args, call));
-      } catch (err) {
-        return toolErrorResult(err instanceof RobotMcpKitError ? err.message : String(err));
+const GET_EVENTS =
+  'Returns {"entries": [...], "cursor": N, "more": bool}: the event feed entries after the cursor `since`, ' +
+  'oldest first. Pass the returned cursor as since next time to read every entry in turn.';
+const WAIT_FOR_EVENT =
+  'Waits until a matching entry arrives and returns {"timeout": false, "entry": {...}, "cursor": N}; on timeout ' +
+  'returns {"timeout": true, "cursor": <where the wait started>}; when the task of task_id had already ended ' +
+  'returns {"timeout": false, "task_ended": TaskInfo, "cursor": N}.';
+const READ_TITLE = 'Read the event feed';
+const WAIT_TITLE = 'Wait for an event';
+
+/**
+ * `get_events` and `wait_for_event`: the event feed for agents without a callback URL, declared
+ * with `@Tool` like an author's tools (built by `createKitTools`).
+ */
+export class EventFeedTools {
+  private readonly knownTypes: ReadonlySet<string>;
+
+  constructor(private readonly deps: FeedToolsDeps) {
+    this.knownTypes = new Set<string>([
+      ...EVENT_TYPES,
+      'cancelled',
+      'unrecognised_triggers',
+      ...deps.triggerTypes,
+    ]);
+  }
+
+  @Tool({
+    name: 'get_events',
+    description: `${GET_EVENTS} ${SUFFIX}`,
+    title: READ_TITLE,
+    annotations: { title: READ_TITLE, readOnlyHint: true, openWorldHint: false },
+  })
+  getEvents(args: GetEventsArgs): Promise<CallToolResult> {
+    return kitToolResult(async () => {
+      const limit = args.limit ?? DEFAULT_EVENTS_LIMIT;
+      return jsonTextResult(this.deps.feed.read(args.since ?? undefined, limit));
+    });
+  }
+
+  @Tool({
+    name: 'wait_for_event',
+    description: `${WAIT_FOR_EVENT} ${SUFFIX}`,
+    title: WAIT_TITLE,
+    annotations: { title: WAIT_TITLE, readOnlyHint: true, openWorldHint: false },
+  })
+  waitForEvent(args: WaitForEventArgs, _ctx: ToolCallContext, call: ToolCall): Promise<CallToolResult> {
+    return kitToolResult(async () => jsonTextResult(await this.wait(args, call)));
+  }
+
+  private async wait(args: WaitForEventArgs, call: ToolCall): Promise<unknown> {
+    const { deps } = this;
+    const type = args.type ?? undefined;
+    const taskId = args.task_id ?? undefined;
+    this.checkWait(type, taskId);
+    const start = args.since ?? deps.takeStartCursor(call.session.id) ?? deps.feed.newest;
+    const timeoutS = args.timeout_s ?? DEFAULT_WAIT_S;
+    if (timeoutS > MAX_WAIT_S && call.extra._meta?.progressToken === undefined) {
+      throw new ToolArgumentsError('wait_for_event', [
+        `timeout_s: at most ${MAX_WAIT_S} seconds without a progressToken (clients time requests out at ` +
+          `60 s by default); call again with since set to the returned cursor, or send a progressToken ` +
+          `with resetTimeoutOnProgress to wait up to ${MAX_WAIT_WITH_PROGRESS_S} s`,
+      ]);
+    }
+    const stopHeartbeat = heartbeat(call, deps.clock, timeoutS);
+    try {
+      const outcome = await deps.feed.wait({
+        start,
+        filter: { type, taskId },
+        timeoutMs: Math.round(timeoutS * 1000),
+        signal: call.extra.signal,
+        alreadyEnded: () => {
+          const state = taskId === undefined ? undefined : deps.taskManager.get(taskId)?.state;
+          return state !== undefined && isTerminalState(state);
+        },
+      });
+      switch (outcome.kind) {
+        case 'entry':
+          return { timeout: false, entry: outcome.entry, cursor: outcome.entry.cursor };
+        case 'timeout':
+          return { timeout: true, cursor: start };
+        case 'ended':
+          return { timeout: false, task_ended: deps.taskManager.get(taskId ?? '')?.toJSON(), cursor: start };
+        default:
+          throw new WaitEndedError(outcome.kind);
       }
-    },
+    } finally {
+      stopHeartbeat();
+    }
+  }
+
+  /** Refuses a `type` nobody emits and a `task_id` this server does not know. */
+  private checkWait(type: string | undefined, taskId: string | undefined): void {
+    if (type !== undefined && !this.knownTypes.has(type)) {
+      throw new ToolArgumentsError('wait_for_event', [
+        `type: "${shortText(type, 60)}" is not an event or trigger type; use one of ${[...this.knownTypes].join(', ')}`,
+      ]);
+    }
+    if (taskId !== undefined && !this.deps.taskManager.get(taskId)) {
+      throw new ToolArgumentsError('wait_for_event', [
+        `task_id: no task "${shortText(taskId, 60)}" on this server; list_tasks shows the known tasks`,
+      ]);
+    }
+  }
+}
+
+/** `get_events` and `wait_for_event` of one app, built through the authors' definitions path. */
+export function createEventFeedTools(deps: FeedToolsDeps): RegisteredTool[] {
+  return createKitTools(new EventFeedTools(deps), {
+    schemas: deps.schemas,
+    taskManager: deps.taskManager,
+    logger: deps.taskManager.logger,
   });
-
-  const knownTypes = new Set<string>([
-    ...EVENT_TYPES,
-    'cancelled',
-    'unrecognised_triggers',
-    ...deps.triggerTypes,
-  ]);
-
-  return [
-    tool(
-      'get_events',
-      'Returns {"entries": [...], "cursor": N, "more": bool}: the event feed entries after the cursor `since`, ' +
-        'oldest first. Pass the returned cursor as since next time to read every entry in turn.',
-      'Read the event feed',
-      GetEventsArgs,
-      async (args) => {
-        const limit = (args.limit as number | null | undefined) ?? DEFAULT_EVENTS_LIMIT;
-        return deps.feed.read((args.since as number | null | undefined) ?? undefined, limit);
-      },
-    ),
-    tool(
-      'wait_for_event',
-      'Waits until a matching entry arrives and returns {"timeout": false, "entry": {...}, "cursor": N}; on timeout ' +
-        'returns {"timeout": true, "cursor": <where the wait started>}; when the task of task_id had already ended ' +
-        'returns {"timeout": false, "task_ended": TaskInfo, "cursor": N}.',
-      'Wait for an event',
-      WaitForEventArgs,
-      async (args, call) => {
-        const type = (args.type as string | null | undefined) ?? undefined;
-        const taskId = (args.task_id as string | null | undefined) ?? undefined;
-        if (type !== undefined && !knownTypes.has(type)) {
-          throw new ToolArgumentsError('wait_for_event', [
-            `type: "${shortText(type, 60)}" is not an event or trigger type; use one of ${[...knownTypes].join(', ')}`,
-          ]);
-        }
-        if (taskId !== undefined && !deps.taskManager.get(taskId)) {
-          throw new ToolArgumentsError('wait_for_event', [
-            `task_id: no task "${shortText(taskId, 60)}" on this server; list_tasks shows the known tasks`,
-          ]);
-        }
-        const since = (args.since as number | null | undefined) ?? undefined;
-        const start = since ?? deps.takeStartCursor(call.session.id) ?? deps.feed.newest;
-        const timeoutS = (args.timeout_s as number | null | undefined) ?? DEFAULT_WAIT_S;
-        if (timeoutS > MAX_WAIT_S && call.extra._meta?.progressToken === undefined) {
-          throw new ToolArgumentsError('wait_for_event', [
-            `timeout_s: at most ${MAX_WAIT_S} seconds without a progressToken (clients time requests out at ` +
-              `60 s by default); call again with since set to the returned cursor, or send a progressToken ` +
-              `with resetTimeoutOnProgress to wait up to ${MAX_WAIT_WITH_PROGRESS_S} s`,
-          ]);
-        }
-        const stopHeartbeat = heartbeat(call, deps.clock, timeoutS);
-        try {
-          const outcome = await deps.feed.wait({
-            start,
-            filter: { type, taskId },
-            timeoutMs: Math.round(timeoutS * 1000),
-            signal: call.extra.signal,
-            alreadyEnded: () => {
-              const state = taskId === undefined ? undefined : deps.taskManager.get(taskId)?.state;
-              return state !== undefined && isTerminalState(state);
-            },
-          });
-          switch (outcome.kind) {
-            case 'entry':
-              return { timeout: false, entry: outcome.entry, cursor: outcome.entry.cursor };
-            case 'timeout':
-              return { timeout: true, cursor: start };
-            case 'ended':
-              return {
-                timeout: false,
-                task_ended: deps.taskManager.get(taskId ?? '')?.toJSON(),
-                cursor: start,
-              };
-            default:
-              throw new WaitEndedError(outcome.kind);
-          }
-        } finally {
-          stopHeartbeat();
-        }
-      },
-    ),
-  ];
 }
 
 /** The wait ended without an answer: the request was cancelled, the session closed or the server stops. */

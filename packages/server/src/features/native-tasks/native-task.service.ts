@@ -1,4 +1,4 @@
-import { type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { type Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { type ProgressToken, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import {
   type Clock,
@@ -58,7 +58,7 @@ export class NativeTaskService {
   readonly options: ResolvedNativeTasksOptions;
   readonly index: NativeTaskIndex;
   private readonly logger: Logger;
-  private readonly sessions = new Map<SessionContext, McpServer>();
+  private readonly sessions = new Map<SessionContext, Server>();
   private readonly routes = new Map<string, ProgressRoute>();
   /** The task a plain call with a progress token started, until the call answers. */
   private readonly plainCalls = new WeakMap<NativeTaskCall, string>();
@@ -77,8 +77,8 @@ export class NativeTaskService {
     return this.sessions.size;
   }
 
-  attachSession(mcp: McpServer, session: SessionContext): void {
-    this.sessions.set(session, mcp);
+  attachSession(server: Server, session: SessionContext): void {
+    this.sessions.set(session, server);
   }
 
   /** A session closed: its protocol tasks leave the index (they keep running), its waiters are released. */
@@ -188,9 +188,9 @@ export class NativeTaskService {
   }
 
   private notify(session: SessionContext, notification: ServerNotification): void {
-    const mcp = this.sessions.get(session);
-    if (!mcp) return;
-    mcp.server.notification(notification).catch((err: unknown) => {
+    const server = this.sessions.get(session);
+    if (!server) return;
+    server.notification(notification).catch((err: unknown) => {
       this.logger.debug('native tasks: notification not delivered', {
         method: notification.method,
         session: session.id,

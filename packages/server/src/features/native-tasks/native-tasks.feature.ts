@@ -31,10 +31,10 @@ export function nativeTasksFeature(options?: NativeTasksOptions): Feature {
         },
         extension: {
           name: 'native-tasks',
-          installSession(mcp, session) {
+          installSession(server, session) {
             if (!hasTaskTools) return;
-            installTaskRequestHandlers(mcp.server, session, service);
-            service.attachSession(mcp, session);
+            installTaskRequestHandlers(server, session, service);
+            service.attachSession(server, session);
           },
           sessionClosed(session) {
             service.detachSession(session);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { type Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   type CallToolResult,
   CallToolResultSchema,
@@ -164,8 +164,8 @@ describe('NativeTaskService', () => {
       },
     };
     const sent: ServerNotification[] = [];
-    const mcp = { server: { notification: async (n: ServerNotification) => void sent.push(n) } };
-    native.attachSession(mcp as unknown as McpServer, session);
+    const server = { notification: async (n: ServerNotification) => void sent.push(n) };
+    native.attachSession(server as unknown as Server, session);
     const wrapped = withTaskSupport(tool, native);
     const call = {
       session,

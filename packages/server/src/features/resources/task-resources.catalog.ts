@@ -1,0 +1,134 @@
+import { shortText, type TaskInfo, type TaskInfoJson, type TaskManager } from '@robot-mcp-kit/core';
+import { type TaskStoreBridge } from '../../runtime/task-store.bridge.js';
+
+/** The running tasks: `{"tasks": [TaskInfo, ...]}`. */
+export const RUNNING_TASKS_URI = 'tasks://running';
+/** The URI template of one task's TaskInfo. */
+export const TASK_URI_TEMPLATE = 'tasks://{task_id}';
+
+const MIME = 'application/json';
+const SCHEME = 'tasks://';
+
+export function taskUri(taskId: string): string {
+  return `${SCHEME}${taskId}`;
+}
+
+/** One resources/list entry. */
+export interface TaskResourceEntry {
+  readonly uri: string;
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly mimeType: string;
+}
+
+/** One resources/templates/list entry. */
+export interface TaskResourceTemplate {
+  readonly uriTemplate: string;
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly mimeType: string;
+}
+
+/** A resources/read answer (a type, not an interface: both SDKs' result types are open records). */
+export type TaskResourceContents = { contents: { uri: string; mimeType: string; text: string }[] };
+
+const RUNNING_DESCRIPTION =
+  'The running tasks of this server as {"tasks": [TaskInfo, ...]}; subscribe for changes.';
+const TASK_DESCRIPTION =
+  'The TaskInfo JSON of one task (state, progress, result or failure); subscribe for changes.';
+
+/**
+ * The rules of the `tasks://` resources, shared by both protocol legs (the 2025 session server and
+ * the 2026-07-28 per-request server install them with their own SDK's handlers): what resources/list
+ * and resources/templates/list answer, what a URI reads, and the error text of an unknown URI.
+ *
+ * A `scope` (the principal of a 2025 session) reads other replicas' tasks from the task store when
+ * one is configured; without it only this replica's tasks are seen.
+ */
+export class TaskResourceCatalog {
+  constructor(
+    private readonly taskManager: TaskManager,
+    private readonly stored?: TaskStoreBridge,
+  ) {}
+
+  /** The resources/list entries: `tasks://running`, then one per task. */
+  async list(scope?: string): Promise<TaskResourceEntry[]> {
+    const tasks = await this.tasks(scope);
+    return [
+      {
+        uri: RUNNING_TASKS_URI,
+        name: 'running_tasks',
+        title: 'Running tasks',
+        description: RUNNING_DESCRIPTION,
+        mimeType: MIME,
+      },
+      ...tasks.map((t) => ({
+        uri: taskUri(t.task_id),
+        name: t.task_id,
+        title: `${t.tool} (${t.state})`,
+        description: TASK_DESCRIPTION,
+        mimeType: MIME,
+      })),
+    ];
+  }
+
+  /** The resources/templates/list entries. */
+  templates(): TaskResourceTemplate[] {
+    return [
+      {
+        uriTemplate: TASK_URI_TEMPLATE,
+        name: 'task',
+        title: 'Task',
+        description: TASK_DESCRIPTION,
+        mimeType: MIME,
+      },
+    ];
+  }
+
+  /** What `uri` reads, or undefined for a task nobody knows and for a URI that is not ours. */
+  async read(uri: string, scope?: string): Promise<TaskResourceContents | undefined> {
+    if (uri === RUNNING_TASKS_URI) {
+      const running = (await this.tasks(scope)).filter((t) => t.state === 'running');
+      return json(uri, { tasks: running.map((t) => t.toJSON()) });
+    }
+    const taskId = taskIdOf(uri);
+    if (taskId === undefined) return undefined;
+    const info = this.taskManager.get(taskId)?.toJSON() ?? (await this.remote(taskId, scope));
+    return info ? json(uri, info) : undefined;
+  }
+
+  /** Whether `uri` names a resource of this replica (what a 2025 client may subscribe to). */
+  exists(uri: string): boolean {
+    if (uri === RUNNING_TASKS_URI) return true;
+    const taskId = taskIdOf(uri);
+    return taskId !== undefined && this.taskManager.get(taskId) !== undefined;
+  }
+
+  /** The message of the error answering an unknown or foreign URI (each leg's SDK error carries it). */
+  notFoundMessage(uri: string): string {
+    return `Resource ${shortText(uri, 100)} not found; use ${RUNNING_TASKS_URI} or tasks://<task_id> of a task list_tasks shows`;
+  }
+
+  private async tasks(scope: string | undefined): Promise<TaskInfo[]> {
+    if (scope === undefined || !this.stored?.active) return this.taskManager.list();
+    return this.stored.tasksOf(scope);
+  }
+
+  private async remote(taskId: string, scope: string | undefined): Promise<TaskInfoJson | undefined> {
+    if (scope === undefined || !this.stored?.active) return undefined;
+    return (await this.stored.get(scope, taskId))?.task;
+  }
+}
+
+/** The task id of `tasks://<task_id>` (one path-free segment, as the URI template matches). */
+function taskIdOf(uri: string): string | undefined {
+  if (!uri.startsWith(SCHEME)) return undefined;
+  const id = uri.slice(SCHEME.length);
+  return id.length > 0 && !id.includes('/') ? id : undefined;
+}
+
+function json(uri: string, value: unknown): TaskResourceContents {
+  return { contents: [{ uri, mimeType: MIME, text: JSON.stringify(value) }] };
+}
