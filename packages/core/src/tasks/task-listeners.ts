@@ -40,12 +40,22 @@ export class TaskListeners {
       ...(event ? { event } : {}),
       ...(origin ? { origin } : {}),
     };
+    this.tell(change);
+  }
+
+  /** Tells every observer about an event of a task another replica ran ({@link TaskChange.relayed}). */
+  notifyRelayed(event: TaskEvent, task: TaskInfo): void {
+    if (this.listeners.size === 0) return;
+    this.tell({ kind: 'event', taskId: task.task_id, state: task.state, task, event, relayed: true });
+  }
+
+  private tell(change: TaskChange): void {
     for (const listener of this.listeners) {
       try {
         listener(change);
       } catch (error) {
-        this.logger.error(`a task change listener threw on ${kind} of task ${record.id}`, {
-          task_id: record.id,
+        this.logger.error(`a task change listener threw on ${change.kind} of task ${change.taskId}`, {
+          task_id: change.taskId,
           error: errorMessage(error),
           stack: error instanceof Error ? error.stack : undefined,
         });

@@ -2,6 +2,7 @@ import { type Clock } from '../clock/clock.port.js';
 import { type EventSink } from '../events/event.types.js';
 import { type Logger } from '../logging/logger.js';
 import { type TaskState } from '../models/schema.js';
+import { type TaskEvent } from '../models/task-event.model.js';
 import { type TaskInfo } from '../models/task-info.model.js';
 import { type TriggerRegistry } from '../triggers/trigger.registry.js';
 import { validateTriggers } from '../triggers/trigger.validation.js';
@@ -158,6 +159,18 @@ export class TaskManager implements TaskHost {
    */
   onChange(listener: TaskListener): () => void {
     return this.lifecycle.listeners.add(listener);
+  }
+
+  /**
+   * Posts an event of a task this manager does not run — a lost replica's task that the task
+   * store's sweeper failed — to the sink, and tells the observers with an `event` change marked
+   * `relayed` (its `task` is the given TaskInfo), so an event feed or a resource subscription on this
+   * replica sees it as it sees any event. Returns the sink's durable write when it has one.
+   */
+  relay(event: TaskEvent, task: TaskInfo): void | Promise<void> {
+    const written = this.poster.post(event);
+    this.lifecycle.listeners.notifyRelayed(event, task);
+    return written;
   }
 
   /**

@@ -73,6 +73,11 @@ export interface TaskChange {
    */
   readonly task: TaskInfo;
   readonly event?: TaskEvent;
+  /**
+   * An event of a task this manager does not run, relayed by {@link TaskManager.relay} (a lost
+   * replica's task failed by the task store's sweeper); `task` is its stored TaskInfo.
+   */
+  readonly relayed?: true;
   /** On `started` only: the origin given to `start` (frozen), if any. */
   readonly origin?: TaskOrigin;
 }

@@ -212,6 +212,7 @@ export class TaskStoreBridge {
   }
 
   private changed(change: TaskChange): void {
+    if (change.relayed) return; // another replica's task: its record is the store's already
     if (change.event) this.seqs.set(change.taskId, change.event.seq);
     // the scope of a task is its starter's principal, from the origin on `started`
     if (change.kind === 'started')
@@ -273,20 +274,29 @@ export class TaskStoreBridge {
     if (this.writes.get(taskId) === pending && !pending.next) this.writes.delete(taskId);
   }
 
-  /** Posts the `task_failed` of a lost replica's task, as the next event of that task. */
+  /**
+   * Posts the `task_failed` of a lost replica's task, as the next event of that task, through the
+   * TaskManager's relay: this replica's observers (event feed, resource subscriptions) see it too.
+   */
   private postLost(failed: StoredTask): void {
     const { task } = failed;
-    this.parts.poster.post(
-      TaskEvent.create({
-        event_id: randomUUID(),
-        task_id: task.task_id,
-        server: this.parts.serverName,
-        tool: task.tool,
-        type: 'task_failed',
-        seq: failed.lastSeq,
-        ts: new Date(),
-        payload: (task.failure ?? {}) as unknown as JsonObject,
-      }),
-    );
+    const event = TaskEvent.create({
+      event_id: randomUUID(),
+      task_id: task.task_id,
+      server: this.parts.serverName,
+      tool: task.tool,
+      type: 'task_failed',
+      seq: failed.lastSeq,
+      ts: new Date(),
+      payload: (task.failure ?? {}) as unknown as JsonObject,
+    });
+    let info: TaskInfo;
+    try {
+      info = parseTaskInfo(JSON.stringify(task));
+    } catch {
+      this.parts.poster.post(event); // a record this version cannot read: delivered, not observed
+      return;
+    }
+    void this.parts.taskManager.relay(event, info);
   }
 }

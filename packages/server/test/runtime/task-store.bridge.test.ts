@@ -15,6 +15,48 @@ import { createReconciliationTools } from '../../src/tools/reconciliation.tools.
 import { type ToolCall } from '../../src/tools/registered-tool.js';
 import { TaskStarter } from '../../src/tools/task-starter.js';
 import { until } from '../../../../test/support/until.js';
+import { type LostTaskListener, REPLICA_LOST, type TaskChange } from '@robot-mcp-kit/core';
+import { connectTestClient } from '@robot-mcp-kit/server/testing';
+import { RoverServer } from '../fixtures/rover.server.js';
+
+/** The in-memory store, plus what a lost-replica sweep reports (it never loses a replica itself). */
+class LosingStore extends InMemoryTaskStore {
+  private readonly lostListeners = new Set<LostTaskListener>();
+  override onLostTask(listener: LostTaskListener): () => void {
+    this.lostListeners.add(listener);
+    return () => void this.lostListeners.delete(listener);
+  }
+  /** Marks a dead replica's running task failed (as the sweeper does) and reports it. */
+  async lose(taskId: string): Promise<StoredTask> {
+    const now = new Date().toISOString();
+    const failed: StoredTask = {
+      scope: 'anonymous',
+      owner: 'dead-replica',
+      lastSeq: 3,
+      task: {
+        task_id: taskId,
+        server: 'sleeper',
+        tool: 'sleep_task',
+        state: 'failed',
+        created_at: now,
+        updated_at: now,
+        triggers: [],
+        est_duration_s: null,
+        progress: null,
+        result: null,
+        failure: {
+          error_code: REPLICA_LOST,
+          message: 'its replica stopped',
+          recoverable: true,
+          suggestions: [],
+        },
+      },
+    };
+    await this.put(failed);
+    for (const listener of this.lostListeners) await listener(failed);
+    return failed;
+  }
+}
 
 /** One replica: its own TaskManager, starter, bridge and tools, on a shared store. */
 function replica(store: InMemoryTaskStore) {
@@ -154,5 +196,41 @@ describe('taskStoreSetting', () => {
     expect(() =>
       taskStoreSetting({ RMK_STORE: 'redis://h:1/0', RMK_STORE_LEASE_MS: 'soon' }, undefined),
     ).toThrow(/RMK_STORE_LEASE_MS/);
+  });
+});
+
+describe("a lost replica's task failed by this replica", () => {
+  it('is relayed through the task channel: posted once, seen by observers, the stored record kept', async () => {
+    const store = new LosingStore();
+    const r = replica(store);
+    await r.bridge.start();
+    const changes: TaskChange[] = [];
+    r.taskManager.onChange((change) => void changes.push(change));
+    const failed = await store.lose('slee-lost1');
+    expect(r.posted.map((e) => [e.task_id, e.type, e.seq])).toEqual([['slee-lost1', 'task_failed', 3]]);
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ kind: 'event', taskId: 'slee-lost1', state: 'failed', relayed: true });
+    expect(changes[0]!.task.failure?.error_code).toBe(REPLICA_LOST);
+    await r.bridge.close();
+    // the bridge did not write the relayed task back as its own
+    expect(await store.get('anonymous', 'slee-lost1')).toEqual(failed);
+  });
+
+  it('reaches the event feed of the replica that failed it (get_events)', async () => {
+    const store = new LosingStore();
+    const t = await connectTestClient(RoverServer, { store });
+    try {
+      await t.json('list_tasks'); // the store is open once a session is
+      await store.lose('slee-lost2');
+      const page = await t.json<{ entries: { kind: string; event?: { task_id: string; type: string } }[] }>(
+        'get_events',
+      );
+      expect(page.entries.map((e) => [e.kind, e.event?.task_id, e.event?.type])).toEqual([
+        ['event', 'slee-lost2', 'task_failed'],
+      ]);
+      expect(t.events('slee-lost2').map((e) => e.type)).toEqual(['task_failed']);
+    } finally {
+      await t.close();
+    }
   });
 });
