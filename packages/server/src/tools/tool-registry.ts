@@ -6,7 +6,13 @@ import {
   McpError,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { ConfigError } from '@robot-mcp-kit/core';
 import { type RegisteredTool, type SessionContext } from './registered-tool.js';
+
+const ORIGIN: Record<RegisteredTool['origin'], string> = {
+  decorated: "a server class's tool",
+  kit: "the kit's or a feature's tool",
+};
 
 /**
  * The tools one server offers. It answers tools/list and tools/call on each session's SDK server
@@ -17,8 +23,20 @@ export class ToolRegistry {
   private readonly byName = new Map<string, RegisteredTool>();
   private readonly listing: Tool[];
 
+  /** @throws ConfigError when two tools share a name (a feature's tool and an author's, say). */
   constructor(tools: readonly RegisteredTool[]) {
-    for (const tool of tools) this.byName.set(tool.name, tool);
+    for (const tool of tools) {
+      const other = this.byName.get(tool.name);
+      if (other) {
+        throw new ConfigError(
+          'tools',
+          `tool name "${tool.name}" is offered twice (${ORIGIN[other.origin]} and ${ORIGIN[tool.origin]}); ` +
+            "a feature's tools need names of their own: add them to KIT_TOOL_NAMES in @robot-mcp-kit/core, " +
+            'which authors and the generator cannot take',
+        );
+      }
+      this.byName.set(tool.name, tool);
+    }
     this.listing = tools.map((tool) => ({
       name: tool.name,
       ...(tool.title ? { title: tool.title } : {}),

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import {
   type BuiltinFeatureOptions,
+  type RegisteredTool,
+  RESERVED_TOOL_NAMES,
   type Feature,
   type FeatureContext,
   builtinFeatures,
@@ -118,4 +120,34 @@ describe('features have a lifecycle', () => {
       /pollIntervalMs/,
     );
   });
+
+  it("a feature's tool may not take a name already offered: bootstrap fails naming it", () => {
+    const clash: Feature = {
+      name: 'clash',
+      setup: () => ({ tools: [kitTool('drive')] }),
+    };
+    expect(() => open({ features: [...builtinFeatures(), clash] })).toThrow(
+      /tool name "drive" is offered twice \(a server class's tool and the kit's or a feature's tool\)/,
+    );
+  });
+
+  it('the kit tools the built-in features offer are exactly the reserved names authors cannot take', () => {
+    const h = open({ eventFeed: true });
+    const kit = h.app.registry.tools.filter((t) => t.origin === 'kit').map((t) => t.name);
+    expect([...kit].sort()).toEqual([...RESERVED_TOOL_NAMES].sort());
+  });
 });
+
+/** A minimal kit-origin tool named `name`. */
+function kitTool(name: string): RegisteredTool {
+  return {
+    name,
+    description: 'clashes',
+    annotations: {},
+    inputSchema: { type: 'object' },
+    origin: 'kit',
+    longRunning: false,
+    actuates: false,
+    call: () => Promise.resolve({ content: [] }),
+  };
+}
