@@ -73,45 +73,28 @@ export function resolveTaskManagerOptions(options: TaskManagerOptions): Resolved
       `expected the server's non-empty name such as "navigation", got ${describeValue(serverName)}`,
     );
   }
-  if (!hasMethods(poster, ['post'])) {
-    throw new ConfigError(
-      'poster',
-      `expected an event sink with a post(event) method, got ${describeValue(poster)}`,
-    );
-  }
-  if (!hasMethods(triggers, ['get', 'types'])) {
-    throw new ConfigError('triggers', `expected a TriggerRegistry, got ${describeValue(triggers)}`);
-  }
+  requireMethods('poster', poster, ['post'], 'an event sink with a post(event) method');
+  requireMethods('triggers', triggers, ['get', 'types'], 'a TriggerRegistry');
   if (!Number.isInteger(maxFinishedRetained) || maxFinishedRetained < 0) {
     throw new ConfigError(
       'maxFinishedRetained',
       `expected a whole number >= 0 (default 200), got ${describeValue(maxFinishedRetained)}`,
     );
   }
-  if (typeof cancelGraceMs !== 'number' || !Number.isFinite(cancelGraceMs) || cancelGraceMs < 0) {
-    throw new ConfigError(
-      'cancelGraceMs',
-      `expected a number of milliseconds >= 0 (default 5000), got ${describeValue(cancelGraceMs)}`,
-    );
-  }
-  if (typeof cancelReplyMs !== 'number' || !Number.isFinite(cancelReplyMs) || cancelReplyMs < 0) {
-    throw new ConfigError(
-      'cancelReplyMs',
-      `expected a number of milliseconds >= 0 (default 250), got ${describeValue(cancelReplyMs)}`,
-    );
-  }
-  if (!hasMethods(clock, ['now', 'setTimeout', 'clearTimeout'])) {
-    throw new ConfigError(
-      'clock',
-      `expected a Clock { now, setTimeout, clearTimeout }, got ${describeValue(clock)}`,
-    );
-  }
-  if (!hasMethods(logger, ['error', 'warn', 'info', 'debug'])) {
-    throw new ConfigError(
-      'logger',
-      `expected a Logger { error, warn, info, debug }, got ${describeValue(logger)}`,
-    );
-  }
+  requireMs('cancelGraceMs', cancelGraceMs, 5000);
+  requireMs('cancelReplyMs', cancelReplyMs, 250);
+  requireMethods(
+    'clock',
+    clock,
+    ['now', 'setTimeout', 'clearTimeout'],
+    'a Clock { now, setTimeout, clearTimeout }',
+  );
+  requireMethods(
+    'logger',
+    logger,
+    ['error', 'warn', 'info', 'debug'],
+    'a Logger { error, warn, info, debug }',
+  );
   return {
     serverName,
     poster,
@@ -122,4 +105,20 @@ export function resolveTaskManagerOptions(options: TaskManagerOptions): Resolved
     clock,
     logger,
   };
+}
+
+/** @throws ConfigError naming `option` unless `value` has every one of the `names` methods. */
+function requireMethods(option: string, value: unknown, names: readonly string[], expected: string): void {
+  if (!hasMethods(value, names))
+    throw new ConfigError(option, `expected ${expected}, got ${describeValue(value)}`);
+}
+
+/** @throws ConfigError naming `option` unless `value` is a number of milliseconds >= 0. */
+function requireMs(option: string, value: unknown, fallback: number): void {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new ConfigError(
+      option,
+      `expected a number of milliseconds >= 0 (default ${fallback}), got ${describeValue(value)}`,
+    );
+  }
 }

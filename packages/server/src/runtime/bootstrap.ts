@@ -92,59 +92,17 @@ export function bootstrap<T extends object>(
 ): RobotMcpApp {
   const definition = exploreCapabilityServer(ServerClass);
   const env = options.env ?? process.env;
-  const name = definition.server.name;
-  const logger = options.logger ?? createLogger({ env, defaultMeta: { server: name } });
+  const logger = options.logger ?? createLogger({ env, defaultMeta: { server: definition.server.name } });
   const clock = options.clock ?? systemClock;
   const transport = transportConfigFromEnv(env, options.transport);
   const http = httpSecurityFromEnv(env, { ...options.http, ...(options.auth ? { auth: options.auth } : {}) });
-  const instance = options.instance ?? new ServerClass();
-
-  const plugins = [
-    ...(options.replaceBuiltinPlugins ? [] : BUILTIN_TRIGGER_PLUGINS),
-    ...(options.plugins ?? []),
-  ];
-  const triggers = buildTriggerRegistry(plugins, definition.triggers, instance, ServerClass.name);
-
-  const storeSetting = taskStoreSetting(env, options.store);
-  const late: { stored?: TaskStoreBridge } = {}; // the bridge needs the poster, the outbox the bridge
-  const outbox = createStoreOutbox(storeSetting, {
-    serverName: name,
-    replicaId: storeSetting ? replicaIdFrom(env) : '',
-    seqs: { seqStored: (taskId, waitMs) => late.stored?.seqStored(taskId, waitMs) ?? Promise.resolve() },
-    logger: logger.child({ component: 'outbox' }),
-  });
-  const { poster, taskManager } = createTaskEngine(name, { env, clock, logger, triggers, outbox }, options);
-
-  const schemas = new DtoSchemaBuilder();
-  const owners = new TaskOwners();
-  owners.observe(taskManager, logger);
-  const starter = new TaskStarter(taskManager, owners);
-  const stored = (late.stored = createStoreBridge(storeSetting, {
-    taskManager,
-    starter,
-    poster,
-    serverName: name,
-    logger: logger.child({ component: 'task-store' }),
-  }));
-  const context: FeatureContext = {
-    definition,
-    instance,
-    env,
-    taskManager,
-    poster,
-    starter,
-    owners,
-    triggers,
-    schemas,
-    logger,
-    clock,
-    ...(stored ? { stored } : {}),
-  };
+  const context = createFeatureContext(ServerClass, { definition, env, logger, clock }, options);
   const contributions = (options.features ?? builtinFeatures(options)).map((f) => f.setup(context));
   const extensions = [
     ...contributions.flatMap((contribution) => (contribution.extension ? [contribution.extension] : [])),
     ...(options.extensions ?? []),
   ];
+  const { instance, taskManager, poster, triggers, starter, owners, stored } = context;
   return new RobotMcpApp({
     definition,
     instance,
@@ -157,12 +115,63 @@ export function bootstrap<T extends object>(
     logger,
     transport,
     http,
-    extensions: extensions,
+    extensions,
     shutdownTimeoutMs: options.shutdownTimeoutMs ?? 10_000,
     env,
     clock,
     ...(stored ? { stored } : {}),
   });
+}
+
+/**
+ * What every feature is set up with: the server instance, its trigger registry, the task engine
+ * (TaskManager and EventPoster, with the task store and its outbox when one is configured), the
+ * task owners and starter, and the DTO schema builder.
+ */
+function createFeatureContext<T extends object>(
+  ServerClass: CapabilityServerClass<T>,
+  base: Pick<FeatureContext, 'definition' | 'env' | 'logger' | 'clock'>,
+  options: BootstrapOptions<T>,
+): FeatureContext {
+  const { definition, env, logger, clock } = base;
+  const name = definition.server.name;
+  const instance = options.instance ?? new ServerClass();
+  const plugins = [
+    ...(options.replaceBuiltinPlugins ? [] : BUILTIN_TRIGGER_PLUGINS),
+    ...(options.plugins ?? []),
+  ];
+  const triggers = buildTriggerRegistry(plugins, definition.triggers, instance, ServerClass.name);
+  const storeSetting = taskStoreSetting(env, options.store);
+  const late: { stored?: TaskStoreBridge } = {}; // the bridge needs the poster, the outbox the bridge
+  const outbox = createStoreOutbox(storeSetting, {
+    serverName: name,
+    replicaId: storeSetting ? replicaIdFrom(env) : '',
+    seqs: { seqStored: (taskId, waitMs) => late.stored?.seqStored(taskId, waitMs) ?? Promise.resolve() },
+    logger: logger.child({ component: 'outbox' }),
+  });
+  const { poster, taskManager } = createTaskEngine(name, { env, clock, logger, triggers, outbox }, options);
+  const owners = new TaskOwners();
+  owners.observe(taskManager, logger);
+  const starter = new TaskStarter(taskManager, owners);
+  const stored = (late.stored = createStoreBridge(storeSetting, {
+    taskManager,
+    starter,
+    poster,
+    serverName: name,
+    logger: logger.child({ component: 'task-store' }),
+  }));
+  const schemas = new DtoSchemaBuilder();
+  return {
+    ...base,
+    instance,
+    taskManager,
+    poster,
+    starter,
+    owners,
+    triggers,
+    schemas,
+    ...(stored ? { stored } : {}),
+  };
 }
 
 /**

@@ -109,17 +109,7 @@ export async function listenHttp(
   checkExposure(config.host, security, logger);
   const auth = authMiddleware(security);
   const sessions = new Map<string, StreamableHTTPServerTransport | SSEServerTransport>();
-  const idle = new IdleSessions(security.sessionIdleMs, options.clock ?? systemClock, (id) => {
-    const transport = sessions.get(id);
-    if (!transport) return;
-    logger.info('session idle; closing it (its tasks keep running)', {
-      session: id,
-      idle_ms: security.sessionIdleMs,
-    });
-    transport.close().catch((err: unknown) => {
-      logger.warn('closing an idle session failed', { session: id, error: String(err) });
-    });
-  });
+  const idle = idleReaper(sessions, security.sessionIdleMs, options.clock ?? systemClock, logger);
   const modern: ModernLeg | undefined =
     options.modern && config.kind === 'streamable-http'
       ? modernLeg(options.modern, logger, options.modernBus)
@@ -144,14 +134,8 @@ export async function listenHttp(
     handler: config.kind === 'sse' ? sseHandler(deps) : streamableHandler(deps),
   });
   const server: HttpServer = createServer(app);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
-  port = (server.address() as AddressInfo).port;
-  const path = config.kind === 'sse' ? '/sse' : '/mcp';
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const url = `http://${host}:${port}${path}`;
+  port = await listenOn(server, config);
+  const url = endpointUrl(config, port);
   logger.info('MCP server listening', {
     transport: config.kind,
     url,
@@ -175,4 +159,37 @@ export async function listenHttp(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Closes a session idle past `idleMs` (its tasks keep running). */
+function idleReaper(
+  sessions: ReadonlyMap<string, { close(): Promise<void> }>,
+  idleMs: number | undefined,
+  clock: Clock,
+  logger: Logger,
+): IdleSessions {
+  return new IdleSessions(idleMs, clock, (id) => {
+    const transport = sessions.get(id);
+    if (!transport) return;
+    logger.info('session idle; closing it (its tasks keep running)', { session: id, idle_ms: idleMs });
+    transport.close().catch((err: unknown) => {
+      logger.warn('closing an idle session failed', { session: id, error: String(err) });
+    });
+  });
+}
+
+/** Listens on the configured host and port; resolves with the bound port. */
+async function listenOn(server: HttpServer, config: TransportConfig): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  return (server.address() as AddressInfo).port;
+}
+
+/** The URL clients use: `/sse` for SSE, `/mcp` for streamable HTTP; an IPv6 host in brackets. */
+function endpointUrl(config: TransportConfig, port: number): string {
+  const path = config.kind === 'sse' ? '/sse' : '/mcp';
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return `http://${host}:${port}${path}`;
 }
