@@ -6,11 +6,13 @@ import { AckEventTransport } from '../fixtures/ack.transport.js';
 import { BenchServer } from '../fixtures/bench.server.js';
 
 /**
- * `node --cpu-prof bench/dist/profile/at-once.profile.js [tool] [calls]`: calls one tool of the
- * bench server in memory in a loop (default `move_now`, 20,000 calls), for a CPU profile of it alone.
+ * `node --cpu-prof bench/dist/profile/at-once.profile.js [tool] [calls] [--default-logger]`: calls
+ * one tool of the bench server in memory in a loop (default `move_now`, 20,000 calls), for a CPU
+ * profile of it alone; with `--default-logger` through the default (winston) logger, as the bench.
  */
-const tool = process.argv[2] ?? 'move_now';
-const calls = Number(process.argv[3] ?? 20_000);
+const [tool = 'move_now', callsArg = '20000'] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const calls = Number(callsArg);
+const defaultLogger = process.argv.includes('--default-logger');
 const ARGS: Record<string, Record<string, unknown>> = {
   move_now: { distance_m: 2 },
   echo: { text: 'hello robot', count: 3 },
@@ -19,7 +21,7 @@ const ARGS: Record<string, Record<string, unknown>> = {
 const app = bootstrap(BenchServer, {
   eventTransport: new AckEventTransport(),
   env: {},
-  logger: silentLogger,
+  ...(defaultLogger ? {} : { logger: silentLogger }),
 });
 const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
 await app.connect(serverSide);

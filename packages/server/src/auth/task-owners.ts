@@ -10,6 +10,11 @@ export interface TaskOwner {
   readonly principal: string | undefined;
 }
 
+/** A task's owner, and whether the task finished (its owner is then kept in the ring). */
+interface OwnerRecord extends TaskOwner {
+  finished: boolean;
+}
+
 /**
  * The one record of who owns what on this server. Sessions: the HTTP listener binds each
  * authenticated session to its principal (the token's `clientId`), read by the starter when it
@@ -19,9 +24,13 @@ export interface TaskOwner {
  */
 export class TaskOwners {
   private readonly sessions = new Map<string, string>();
-  private readonly owners = new Map<string, TaskOwner>();
-  /** Finished tasks with an owner, oldest first: what bounds the map. */
-  private readonly finished = new Set<string>();
+  private readonly owners = new Map<string, OwnerRecord>();
+  /**
+   * The last {@link MAX_FINISHED_OWNERS} finished tasks with an owner, a ring: the slot about to be
+   * reused holds the oldest, forgotten then (O(1); a Set evicted from its front is not, in V8).
+   */
+  private readonly finished: (string | undefined)[] = [];
+  private nextSlot = 0;
 
   /** The principal of a session's requests. */
   bindSession(sessionId: string, auth: AuthInfo | undefined): void {
@@ -44,7 +53,8 @@ export class TaskOwners {
 
   /** Who started a task (running, or among the last {@link MAX_FINISHED_OWNERS} finished). */
   ownerOf(taskId: string): TaskOwner | undefined {
-    return this.owners.get(taskId);
+    const owner = this.owners.get(taskId);
+    return owner && { sessionId: owner.sessionId, principal: owner.principal };
   }
 
   /** The principal that started a task (undefined for unauthenticated transports). */
@@ -56,7 +66,7 @@ export class TaskOwners {
   runningOfSession(sessionId: string): string[] {
     const ids: string[] = [];
     for (const [taskId, owner] of this.owners)
-      if (owner.sessionId === sessionId && !this.finished.has(taskId)) ids.push(taskId);
+      if (owner.sessionId === sessionId && !owner.finished) ids.push(taskId);
     return ids;
   }
 
@@ -65,15 +75,16 @@ export class TaskOwners {
     if (change.kind === 'started') {
       const { sessionId, principal } = change.origin ?? {};
       if (sessionId === undefined && principal === undefined) return;
-      this.owners.set(taskId, { sessionId, principal });
+      this.owners.set(taskId, { sessionId, principal, finished: false });
       if (principal !== undefined) logger?.info('task started', { task_id: taskId, principal });
-    } else if (change.kind === 'finished' && this.owners.has(taskId)) {
-      this.finished.add(taskId);
-      if (this.finished.size <= MAX_FINISHED_OWNERS) return;
-      const oldest = this.finished.values().next().value;
-      if (oldest === undefined) return;
-      this.finished.delete(oldest);
-      this.owners.delete(oldest);
+    } else if (change.kind === 'finished') {
+      const owner = this.owners.get(taskId);
+      if (!owner || owner.finished) return;
+      owner.finished = true;
+      const oldest = this.finished[this.nextSlot];
+      if (oldest !== undefined) this.owners.delete(oldest);
+      this.finished[this.nextSlot] = taskId;
+      this.nextSlot = (this.nextSlot + 1) % MAX_FINISHED_OWNERS;
     }
   }
 }
