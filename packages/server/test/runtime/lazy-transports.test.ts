@@ -15,7 +15,10 @@ const HTTP_MODULES = [
 
 let dir: string;
 
-/** An `--import` module registering resolve hooks that append every resolved URL to `out`. */
+/**
+ * An `--import` module registering resolve hooks that append every resolved URL to `out`, and every
+ * `require()` request as `cjs:<request>`.
+ */
 function writeRecorder(out: string): string {
   const hooks = join(dir, 'record.hooks.mjs');
   writeFileSync(
@@ -31,7 +34,16 @@ export async function resolve(specifier, context, next) {
   const register = join(dir, 'register.mjs');
   writeFileSync(
     register,
-    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+    `import { appendFileSync } from 'node:fs';
+import Module, { register } from 'node:module';
+register(${JSON.stringify(pathToFileURL(hooks).href)});
+// require() calls too (CommonJS packages and createRequire): recorded as "cjs:<request>"
+const load = Module._load;
+Module._load = function (request, ...rest) {
+  appendFileSync(${JSON.stringify(out)}, 'cjs:' + request + '\\n');
+  return load.call(this, request, ...rest);
+};
+`,
   );
   return register;
 }
@@ -77,6 +89,9 @@ describe('transports load on demand', () => {
     expect(loaded.filter((url) => url.includes('/node_modules/got/'))).toEqual([]);
     // no RMK_STORE: the Redis adapters and client are never loaded (one process, in memory)
     expect(loaded.filter((url) => /\/redis\/(src|dist)\/|\/node_modules\/@?redis/.test(url))).toEqual([]);
+    // the default logger writes its lines itself: winston only with extra winston transports
+    expect(loaded.some((url) => url.startsWith('cjs:'))).toBe(true); // require() is recorded
+    expect(loaded.filter((url) => /\/node_modules\/winston\/|^cjs:winston$/.test(url))).toEqual([]);
   }, 60_000);
 
   it('RMK_STORE loads the Redis adapters, and only then', async () => {
