@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { addTool } from './add-tool/add-tool.command.js';
+import { addTool, type AddToolResult } from './add-tool/add-tool.command.js';
 import { addTrigger } from './add-trigger/add-trigger.command.js';
 import { CliError } from './cli.error.js';
 import { formatReport, runDoctor } from './doctor/doctor.command.js';
@@ -44,10 +44,43 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .showHelpAfterError(`(run ${CLI_NAME} --help for usage)`)
     .configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text) })
     .exitOverride();
-  const root = (): string => findProjectRoot(program.opts<{ project?: string }>().project ?? io.cwd);
-  const show = (path: string): string => relative(io.cwd, path) || '.';
+  const context: CommandContext = {
+    io,
+    root: () => findProjectRoot(program.opts<{ project?: string }>().project ?? io.cwd),
+    show: (path) => relative(io.cwd, path) || '.',
+  };
 
   const add = program.command('add').description('add a tool or a trigger to the project');
+  registerAddTool(add, context);
+  registerAddTrigger(add, context);
+  registerDoctor(program, context, (exitCode) => {
+    code = exitCode;
+  });
+
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return code;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode;
+    if (err instanceof CliError) {
+      io.stderr(`${CLI_NAME}: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+}
+
+/** What every command's action needs from the program around it. */
+interface CommandContext {
+  readonly io: CliIo;
+  /** The project root: --project, or the nearest package.json upwards from the working directory. */
+  root(): string;
+  /** A path as shown to the user: relative to the working directory. */
+  show(path: string): string;
+}
+
+/** `add tool <name> [--long-running] [--actuates | --no-actuates] [--server <file>]`. */
+function registerAddTool(add: Command, { io, root, show }: CommandContext): void {
   add
     .command('tool')
     .description('add a tool: a DTO and a decorated method in the server class, and a test')
@@ -82,18 +115,27 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         actuates,
         server: opts.server,
       });
-      const acting = result.actuates
-        ? 'acts on the world (actuates: true; --read-only hides it)'
-        : 'only reads (readOnlyHint: true; --read-only offers it)';
-      const other = result.actuates ? '--no-actuates' : '--actuates';
-      io.stdout(
-        `Added ${opts.longRunning ? '@LongRunningTool' : '@Tool'} ${result.tool} to ${result.className} in ${show(dir)}, ` +
-          `marked as a tool that ${acting}${actuates === undefined ? ` (say ${other} if not)` : ''}:\n` +
-          result.modified.map((file) => `  modified ${file}\n`).join('') +
-          result.created.map((file) => `  created  ${file}\n`).join('') +
-          'Next: write the body, then npm test.\n',
-      );
+      io.stdout(addToolReport(result, opts.longRunning, actuates === undefined, show(dir)));
     });
+}
+
+/** What `add tool` prints; `guessed` when no flag or answer said whether the tool acts. */
+function addToolReport(result: AddToolResult, longRunning: boolean, guessed: boolean, dir: string): string {
+  const acting = result.actuates
+    ? 'acts on the world (actuates: true; --read-only hides it)'
+    : 'only reads (readOnlyHint: true; --read-only offers it)';
+  const other = result.actuates ? '--no-actuates' : '--actuates';
+  return (
+    `Added ${longRunning ? '@LongRunningTool' : '@Tool'} ${result.tool} to ${result.className} in ${dir}, ` +
+    `marked as a tool that ${acting}${guessed ? ` (say ${other} if not)` : ''}:\n` +
+    result.modified.map((file) => `  modified ${file}\n`).join('') +
+    result.created.map((file) => `  created  ${file}\n`).join('') +
+    'Next: write the body, then npm test.\n'
+  );
+}
+
+/** `add trigger <type>`. */
+function registerAddTrigger(add: Command, { io, root, show }: CommandContext): void {
   add
     .command('trigger')
     .description('add a trigger plugin (validate/evaluate) under src/triggers and register it')
@@ -108,6 +150,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           'Next: adapt validate/evaluate to your progress fields, then npm test.\n',
       );
     });
+}
+
+/** `doctor [--timeout <ms>]`; reports the exit code (1 when a check failed) through `setCode`. */
+function registerDoctor(
+  program: Command,
+  { io, root }: CommandContext,
+  setCode: (code: number) => void,
+): void {
   program
     .command('doctor')
     .description('check Node.js, the settings (environment and .env) and that the callback URL answers')
@@ -123,18 +173,6 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       }
       const report = await runDoctor({ root: root(), env: io.env, nodeVersion: io.nodeVersion, timeoutMs });
       io.stdout(formatReport(report));
-      code = report.failed === 0 ? 0 : 1;
+      setCode(report.failed === 0 ? 0 : 1);
     });
-
-  try {
-    await program.parseAsync([...argv], { from: 'user' });
-    return code;
-  } catch (err) {
-    if (err instanceof CommanderError) return err.exitCode;
-    if (err instanceof CliError) {
-      io.stderr(`${CLI_NAME}: ${err.message}\n`);
-      return 1;
-    }
-    throw err;
-  }
 }

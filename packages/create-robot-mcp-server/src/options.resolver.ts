@@ -48,6 +48,44 @@ export interface ResolveContext {
 /** Fills the options from flags, then answers (with a prompter) or defaults, and validates them all. */
 export async function resolveOptions(args: CreateArgs, context: ResolveContext): Promise<ProjectOptions> {
   const ask = context.prompter;
+  const { name, directory } = await resolveNameAndDirectory(args, context);
+  const description = await resolveDescription(args, name, ask);
+  const transport = await resolveTransport(args, ask);
+  const { firstToolLongRunning, firstToolActuates } = await resolveFirstToolKind(args, ask);
+  const tool = await resolveFirstToolName(args, firstToolLongRunning, ask);
+  const companion = firstToolLongRunning ? DEFAULT_PLAIN_TOOL : DEFAULT_LONG_RUNNING_TOOL;
+  if (tool === companion) {
+    throw new GeneratorError(
+      'GENERATOR_INVALID_NAME',
+      '--tool',
+      `"${tool}" is the name of the generated ${firstToolLongRunning ? 'plain' : 'long-running'} tool; ` +
+        `choose another name for the first tool`,
+    );
+  }
+
+  return {
+    directory,
+    name,
+    description,
+    transport,
+    longRunningTool: firstToolLongRunning ? tool : companion,
+    plainTool: firstToolLongRunning ? companion : tool,
+    firstToolLongRunning,
+    firstToolActuates,
+    kit: args.kit !== undefined ? resolve(context.cwd, args.kit) : undefined,
+    force: args.force,
+  };
+}
+
+/**
+ * The server name and the absolute directory: each defaults to the other (asking for the name
+ * first, suggested from the directory); one of them must be given.
+ */
+async function resolveNameAndDirectory(
+  args: CreateArgs,
+  context: ResolveContext,
+): Promise<{ name: string; directory: string }> {
+  const ask = context.prompter;
   let name = args.name !== undefined ? validateServerName(args.name) : undefined;
   let directory = args.directory;
 
@@ -72,31 +110,36 @@ export async function resolveOptions(args: CreateArgs, context: ResolveContext):
     basename(absolute),
     `--name (defaults to the directory name; pass --name ${suggestServerName(basename(absolute))})`,
   );
+  return { name, directory: absolute };
+}
 
-  const description =
-    args.description !== undefined
-      ? validateDescription(args.description)
-      : ask
-        ? validateDescription(
-            await ask.input({
-              message: 'Description',
-              default: defaultDescription(name),
-              validate: validator(validateDescription),
-            }),
-          )
-        : defaultDescription(name);
+async function resolveDescription(args: CreateArgs, name: string, ask?: Prompter): Promise<string> {
+  if (args.description !== undefined) return validateDescription(args.description);
+  if (!ask) return defaultDescription(name);
+  return validateDescription(
+    await ask.input({
+      message: 'Description',
+      default: defaultDescription(name),
+      validate: validator(validateDescription),
+    }),
+  );
+}
 
-  const transport =
-    args.transport !== undefined
-      ? validateTransport(args.transport)
-      : ask
-        ? await ask.select<Transport>({
-            message: 'Transport of `npm start`',
-            choices: TRANSPORTS.map((value) => ({ name: value, value, description: TRANSPORT_HELP[value] })),
-            default: 'stdio',
-          })
-        : 'stdio';
+async function resolveTransport(args: CreateArgs, ask?: Prompter): Promise<Transport> {
+  if (args.transport !== undefined) return validateTransport(args.transport);
+  if (!ask) return 'stdio';
+  return ask.select<Transport>({
+    message: 'Transport of `npm start`',
+    choices: TRANSPORTS.map((value) => ({ name: value, value, description: TRANSPORT_HELP[value] })),
+    default: 'stdio',
+  });
+}
 
+/** Whether the first tool is long-running (default yes) and acts on the world (default: as it runs long). */
+async function resolveFirstToolKind(
+  args: CreateArgs,
+  ask?: Prompter,
+): Promise<{ firstToolLongRunning: boolean; firstToolActuates: boolean }> {
   const firstToolLongRunning =
     args.longRunning ??
     (ask
@@ -114,43 +157,24 @@ export async function resolveOptions(args: CreateArgs, context: ResolveContext):
           default: firstToolLongRunning,
         })
       : firstToolLongRunning);
+  return { firstToolLongRunning, firstToolActuates };
+}
 
+async function resolveFirstToolName(
+  args: CreateArgs,
+  firstToolLongRunning: boolean,
+  ask?: Prompter,
+): Promise<string> {
   const toolDefault = firstToolLongRunning ? DEFAULT_LONG_RUNNING_TOOL : DEFAULT_PLAIN_TOOL;
-  const tool =
-    args.tool !== undefined
-      ? validateToolName(args.tool)
-      : ask
-        ? validateToolName(
-            await ask.input({
-              message: 'First tool name',
-              default: toolDefault,
-              validate: validator(validateToolName),
-            }),
-          )
-        : toolDefault;
-
-  const companion = firstToolLongRunning ? DEFAULT_PLAIN_TOOL : DEFAULT_LONG_RUNNING_TOOL;
-  if (tool === companion) {
-    throw new GeneratorError(
-      'GENERATOR_INVALID_NAME',
-      '--tool',
-      `"${tool}" is the name of the generated ${firstToolLongRunning ? 'plain' : 'long-running'} tool; ` +
-        `choose another name for the first tool`,
-    );
-  }
-
-  return {
-    directory: absolute,
-    name,
-    description,
-    transport,
-    longRunningTool: firstToolLongRunning ? tool : companion,
-    plainTool: firstToolLongRunning ? companion : tool,
-    firstToolLongRunning,
-    firstToolActuates,
-    kit: args.kit !== undefined ? resolve(context.cwd, args.kit) : undefined,
-    force: args.force,
-  };
+  if (args.tool !== undefined) return validateToolName(args.tool);
+  if (!ask) return toolDefault;
+  return validateToolName(
+    await ask.input({
+      message: 'First tool name',
+      default: toolDefault,
+      validate: validator(validateToolName),
+    }),
+  );
 }
 
 const TRANSPORT_HELP: Record<Transport, string> = {

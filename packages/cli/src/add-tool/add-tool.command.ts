@@ -8,7 +8,8 @@ import { ensureNamedImports } from '../project/imports.js';
 import { importSpecifier, locateServerClass } from '../project/project.locator.js';
 import { createEditProject, formatNode } from '../project/ts-project.js';
 import { HARNESS_PATH, harnessText } from './harness.snippet.js';
-import { type ToolNames, toolSnippet, toolTestText } from './tool.snippets.js';
+import { toolTestText } from './tool-test.snippet.js';
+import { type ToolNames, toolSnippet } from './tool.snippets.js';
 
 export interface AddToolOptions {
   /** Project root (has package.json). */

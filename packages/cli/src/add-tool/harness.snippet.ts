@@ -6,15 +6,27 @@ export const HARNESS_PATH = 'test/support/harness.ts';
  * projects that lost theirs: boots the server in-process and connects the official MCP client.
  */
 export function harnessText(className: string, serverSpecifier: string, pluginsSpecifier?: string): string {
+  return [
+    harnessImports(className, serverSpecifier, pluginsSpecifier),
+    startServerText(className, Boolean(pluginsSpecifier)),
+    CLIENT_HELPERS_TEXT,
+  ].join('\n\n');
+}
+
+/** The harness's imports: the MCP client, the kit, the project's plugins (if any) and its server class. */
+function harnessImports(className: string, serverSpecifier: string, pluginsSpecifier?: string): string {
   const pluginsImport = pluginsSpecifier ? `import { plugins } from '${pluginsSpecifier}';\n` : '';
-  const pluginsOption = pluginsSpecifier ? 'plugins, ' : '';
   return `import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { bootstrap, type RobotMcpApp } from '@robot-mcp-kit/server';
 import { InMemoryEventTransport, silentLogger } from '@robot-mcp-kit/server/testing';
-${pluginsImport}import { ${className} } from '${serverSpecifier}';
+${pluginsImport}import { ${className} } from '${serverSpecifier}';`;
+}
 
-/** A server running in-process, with the official MCP client connected to it. */
+/** `Harness` and `startServer`, which boots the server class like src/main.ts does. */
+function startServerText(className: string, withPlugins: boolean): string {
+  const pluginsOption = withPlugins ? 'plugins, ' : '';
+  return `/** A server running in-process, with the official MCP client connected to it. */
 export interface Harness {
   readonly app: RobotMcpApp;
   readonly client: Client;
@@ -43,9 +55,11 @@ export async function startServer(options: { readOnly?: boolean } = {}): Promise
       await app.close();
     },
   };
+}`;
 }
 
-/** A tool's answer: its text, the text parsed as JSON when it is JSON, and the error flag. */
+/** `callTool` and `waitForTask`: the same for every project. */
+const CLIENT_HELPERS_TEXT = `/** A tool's answer: its text, the text parsed as JSON when it is JSON, and the error flag. */
 export interface ToolAnswer {
   readonly isError: boolean;
   readonly text: string;
@@ -76,4 +90,3 @@ export async function waitForTask(client: Client, taskId: string, timeoutMs = 10
   }
 }
 `;
-}

@@ -61,70 +61,8 @@ function dtoClass(names: ToolNames, properties: Property[]): ClassDeclarationStr
 
 function longRunningSnippet(names: ToolNames, actuates: boolean): ToolSnippet {
   return {
-    dto: dtoClass(names, [
-      {
-        name: 'steps',
-        type: 'number',
-        hasExclamationToken: true,
-        decorators: [
-          decorator('JSONSchema', "{ description: 'How many steps to run (1 to 1000)' }"),
-          decorator('IsInt'),
-          decorator('Min', '1'),
-          decorator('Max', '1000'),
-        ],
-      },
-      {
-        name: 'step_ms',
-        type: 'number',
-        hasQuestionToken: true,
-        decorators: [
-          decorator('JSONSchema', "{ description: 'Duration of one step in milliseconds (default 1000)' }"),
-          decorator('IsOptional'),
-          decorator('IsInt'),
-          decorator('Min', '0'),
-          decorator('Max', '60000'),
-        ],
-      },
-    ]),
-    method: {
-      name: names.method,
-      isAsync: true,
-      docs: ['Runs as a task: the call returns a task_id at once; progress and the result arrive as events.'],
-      decorators: [
-        decorator(
-          'LongRunningTool',
-          [
-            '{',
-            '  description:',
-            `    '${names.tool}: runs \`steps\` steps in the background and returns a task_id at once; ' +`,
-            "    'progress {step, percent, eta_s} after each step. Replace this with what the tool does.',",
-            `  estDurationS: (args: ${names.dto}) => (args.steps * (args.step_ms ?? 1000)) / 1000,`,
-            actingLine(actuates),
-            '}',
-          ].join('\n'),
-        ),
-      ],
-      parameters: [
-        { name: 'args', type: names.dto },
-        { name: 'ctx', type: 'TaskContext' },
-      ],
-      returnType: 'Promise<{ steps_done: number }>',
-      statements: [
-        [
-          'const stepMs = args.step_ms ?? 1000;',
-          'for (let step = 1; step <= args.steps; step += 1) {',
-          '  // Replace with the real work; ctx.signal aborts when the task is cancelled.',
-          '  await ctx.sleep(stepMs);',
-          '  await ctx.progress({',
-          '    step,',
-          '    percent: Math.round((100 * step) / args.steps),',
-          '    eta_s: ((args.steps - step) * stepMs) / 1000,',
-          '  });',
-          '}',
-          'return { steps_done: args.steps };',
-        ].join('\n'),
-      ],
-    },
+    dto: dtoClass(names, longRunningProperties()),
+    method: longRunningMethod(names, actuates),
     imports: {
       'class-validator': [{ name: 'IsInt' }, { name: 'IsOptional' }, { name: 'Max' }, { name: 'Min' }],
       '@robot-mcp-kit/server': [
@@ -133,6 +71,78 @@ function longRunningSnippet(names: ToolNames, actuates: boolean): ToolSnippet {
         { name: 'TaskContext', typeOnly: true },
       ],
     },
+  };
+}
+
+/** `steps` (required) and `step_ms` (optional), validated. */
+function longRunningProperties(): Property[] {
+  return [
+    {
+      name: 'steps',
+      type: 'number',
+      hasExclamationToken: true,
+      decorators: [
+        decorator('JSONSchema', "{ description: 'How many steps to run (1 to 1000)' }"),
+        decorator('IsInt'),
+        decorator('Min', '1'),
+        decorator('Max', '1000'),
+      ],
+    },
+    {
+      name: 'step_ms',
+      type: 'number',
+      hasQuestionToken: true,
+      decorators: [
+        decorator('JSONSchema', "{ description: 'Duration of one step in milliseconds (default 1000)' }"),
+        decorator('IsOptional'),
+        decorator('IsInt'),
+        decorator('Min', '0'),
+        decorator('Max', '60000'),
+      ],
+    },
+  ];
+}
+
+/** The `@LongRunningTool` method: `steps` steps of `step_ms`, with progress after each. */
+function longRunningMethod(names: ToolNames, actuates: boolean): OptionalKind<MethodDeclarationStructure> {
+  return {
+    name: names.method,
+    isAsync: true,
+    docs: ['Runs as a task: the call returns a task_id at once; progress and the result arrive as events.'],
+    decorators: [
+      decorator(
+        'LongRunningTool',
+        [
+          '{',
+          '  description:',
+          `    '${names.tool}: runs \`steps\` steps in the background and returns a task_id at once; ' +`,
+          "    'progress {step, percent, eta_s} after each step. Replace this with what the tool does.',",
+          `  estDurationS: (args: ${names.dto}) => (args.steps * (args.step_ms ?? 1000)) / 1000,`,
+          actingLine(actuates),
+          '}',
+        ].join('\n'),
+      ),
+    ],
+    parameters: [
+      { name: 'args', type: names.dto },
+      { name: 'ctx', type: 'TaskContext' },
+    ],
+    returnType: 'Promise<{ steps_done: number }>',
+    statements: [
+      [
+        'const stepMs = args.step_ms ?? 1000;',
+        'for (let step = 1; step <= args.steps; step += 1) {',
+        '  // Replace with the real work; ctx.signal aborts when the task is cancelled.',
+        '  await ctx.sleep(stepMs);',
+        '  await ctx.progress({',
+        '    step,',
+        '    percent: Math.round((100 * step) / args.steps),',
+        '    eta_s: ((args.steps - step) * stepMs) / 1000,',
+        '  });',
+        '}',
+        'return { steps_done: args.steps };',
+      ].join('\n'),
+    ],
   };
 }
 
@@ -186,90 +196,4 @@ function plainSnippet(names: ToolNames, actuates: boolean): ToolSnippet {
       ],
     },
   };
-}
-
-/** The test of a new tool, using the project's test harness. */
-export function toolTestText(
-  names: ToolNames,
-  longRunning: boolean,
-  harnessSpecifier: string,
-  actuates = longRunning,
-): string {
-  const acting = actuates
-    ? `  it('acts on the world: annotated destructive, so --read-only does not offer it', async () => {
-    const { tools } = await server.client.listTools();
-    expect(tools.find((tool) => tool.name === '${names.tool}')?.annotations).toMatchObject({
-      readOnlyHint: false,
-      destructiveHint: true,
-    });
-  });
-
-`
-    : `  it('only reads: annotated read-only, so --read-only still offers it', async () => {
-    const { tools } = await server.client.listTools();
-    expect(tools.find((tool) => tool.name === '${names.tool}')?.annotations).toMatchObject({ readOnlyHint: true });
-  });
-
-`;
-  const body = longRunning
-    ? `  it('runs as a task and reports progress', async () => {
-    const started = await callTool(server.client, '${names.tool}', {
-      steps: 2,
-      step_ms: 0,
-      triggers: [{ type: 'progress_above', percent: 50 }],
-    });
-    expect(started.isError).toBe(false);
-    expect(started.json).toMatchObject({ tool: '${names.tool}', state: 'running' });
-
-    const done = await waitForTask(server.client, String(started.json.task_id));
-    expect(done).toMatchObject({ state: 'succeeded', result: { steps_done: 2 } });
-
-    await server.app.poster.flush(5000);
-    const types = server.events.events.map((event) => event.type);
-    expect(types.filter((type) => type === 'progress')).toHaveLength(2);
-    expect(types).toContain('trigger_fired');
-    expect(types.at(-1)).toBe('task_done');
-  });
-
-  it('refuses bad arguments', async () => {
-    const answer = await callTool(server.client, '${names.tool}', { steps: 0 });
-    expect(answer.isError).toBe(true);
-    expect(answer.text).toContain('steps');
-  });
-`
-    : `  it('answers at once', async () => {
-    const answer = await callTool(server.client, '${names.tool}', { note: 'hello' });
-    expect(answer.isError).toBe(false);
-    expect(answer.json).toMatchObject({ tool: '${names.tool}', note: 'hello' });
-  });
-
-  it('refuses bad arguments', async () => {
-    const answer = await callTool(server.client, '${names.tool}', { note: 42 });
-    expect(answer.isError).toBe(true);
-    expect(answer.text).toContain('note');
-  });
-`;
-  const imports = longRunning
-    ? 'callTool, type Harness, startServer, waitForTask'
-    : 'callTool, type Harness, startServer';
-  return `import { ${imports} } from '${harnessSpecifier}';
-
-describe('${names.tool}', () => {
-  let server: Harness;
-
-  beforeEach(async () => {
-    server = await startServer();
-  });
-
-  afterEach(async () => {
-    await server.close();
-  });
-
-  it('is listed', async () => {
-    const { tools } = await server.client.listTools();
-    expect(tools.map((tool) => tool.name)).toContain('${names.tool}');
-  });
-
-${acting}${body}});
-`;
 }

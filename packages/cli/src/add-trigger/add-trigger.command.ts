@@ -44,47 +44,9 @@ export function addTrigger(options: AddTriggerOptions): AddTriggerResult {
   const names = triggerNames(type);
   const pluginFile = join(options.root, names.file);
   const testFile = join(options.root, names.testFile);
-  for (const [relative, absolute] of [
-    [names.file, pluginFile],
-    [names.testFile, testFile],
-  ] as const) {
-    if (existsSync(absolute)) {
-      throw new CliError(
-        'CLI_CONFLICT',
-        relative,
-        `already exists; remove it or choose another trigger type`,
-      );
-    }
-  }
+  refuseExisting(options.root, [names.file, names.testFile]);
 
-  const project = createEditProject();
-  const pluginsPath = join(options.root, PLUGINS_FILE);
-  const mainPath = join(options.root, MAIN_FILE);
-  let registeredIn: string;
-  let target: SourceFile;
-  if (existsSync(pluginsPath)) {
-    target = project.addSourceFileAtPath(pluginsPath);
-    registeredIn = PLUGINS_FILE;
-    const list = pluginsArray(target);
-    if (!list) {
-      throw new CliError(
-        'CLI_CANNOT_EDIT',
-        PLUGINS_FILE,
-        'has no "export const plugins = [...]" array; restore it, or add the plugin to your list by hand',
-      );
-    }
-    addElement(list, names.variable, PLUGINS_FILE);
-  } else if (existsSync(mainPath)) {
-    target = project.addSourceFileAtPath(mainPath);
-    registeredIn = MAIN_FILE;
-    addToRunServer(target, names.variable);
-  } else {
-    throw new CliError(
-      'CLI_NOT_A_PROJECT',
-      options.root,
-      `has neither ${PLUGINS_FILE} nor ${MAIN_FILE}; run the command in a project made by create-robot-mcp-server`,
-    );
-  }
+  const { target, registeredIn } = registerPlugin(options.root, names.variable);
   ensureNamedImports(target, importSpecifier(target.getFilePath(), pluginFile), [{ name: names.variable }]);
 
   write(pluginFile, triggerPluginText(names));
@@ -93,7 +55,7 @@ export function addTrigger(options: AddTriggerOptions): AddTriggerResult {
     triggerTestText(
       names,
       importSpecifier(testFile, pluginFile),
-      registeredIn === PLUGINS_FILE ? importSpecifier(testFile, pluginsPath) : undefined,
+      registeredIn === PLUGINS_FILE ? importSpecifier(testFile, join(options.root, PLUGINS_FILE)) : undefined,
     ),
   );
   target.saveSync();
@@ -104,6 +66,52 @@ export function addTrigger(options: AddTriggerOptions): AddTriggerResult {
     created: [names.file, names.testFile],
     modified: [registeredIn],
   };
+}
+
+/** Refuses to overwrite any of the files (relative to the root) the command would create. */
+function refuseExisting(root: string, files: readonly string[]): void {
+  for (const relative of files) {
+    if (existsSync(join(root, relative))) {
+      throw new CliError(
+        'CLI_CONFLICT',
+        relative,
+        `already exists; remove it or choose another trigger type`,
+      );
+    }
+  }
+}
+
+/**
+ * Adds the plugin variable to the `plugins` array of src/plugins.ts or, without that file, to the
+ * `runServer(...)` options of src/main.ts; in memory only (the caller saves `target`).
+ */
+function registerPlugin(root: string, variable: string): { target: SourceFile; registeredIn: string } {
+  const project = createEditProject();
+  const pluginsPath = join(root, PLUGINS_FILE);
+  const mainPath = join(root, MAIN_FILE);
+  if (existsSync(pluginsPath)) {
+    const target = project.addSourceFileAtPath(pluginsPath);
+    const list = pluginsArray(target);
+    if (!list) {
+      throw new CliError(
+        'CLI_CANNOT_EDIT',
+        PLUGINS_FILE,
+        'has no "export const plugins = [...]" array; restore it, or add the plugin to your list by hand',
+      );
+    }
+    addElement(list, variable, PLUGINS_FILE);
+    return { target, registeredIn: PLUGINS_FILE };
+  }
+  if (existsSync(mainPath)) {
+    const target = project.addSourceFileAtPath(mainPath);
+    addToRunServer(target, variable);
+    return { target, registeredIn: MAIN_FILE };
+  }
+  throw new CliError(
+    'CLI_NOT_A_PROJECT',
+    root,
+    `has neither ${PLUGINS_FILE} nor ${MAIN_FILE}; run the command in a project made by create-robot-mcp-server`,
+  );
 }
 
 /** The array literal of `export const plugins ... = [...]`. */

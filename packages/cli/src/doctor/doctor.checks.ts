@@ -159,68 +159,70 @@ export interface EventChecks {
 
 /** RVC_CALLBACK_URL, RVC_EVENT_SECRET and RVC_EVENT_TIMEOUT_MS, as the event poster reads them. */
 export function checkEvents(env: EnvView): EventChecks {
-  const results: CheckResult[] = [];
   const rawUrl = env.RVC_CALLBACK_URL?.trim() ?? '';
-  const secret = env.RVC_EVENT_SECRET;
-  let url: string | undefined;
+  const { result, url } = checkCallbackUrl(rawUrl);
+  const results = [result, checkEventSecret(env.RVC_EVENT_SECRET, rawUrl)];
+  const timeout = checkEventTimeout(env.RVC_EVENT_TIMEOUT_MS?.trim());
+  if (timeout) results.push(timeout);
+  return { results, url };
+}
+
+/** The (trimmed) callback URL: unset is standalone mode; `url` is set when it is usable. */
+function checkCallbackUrl(rawUrl: string): { result: CheckResult; url?: string } {
   if (rawUrl === '') {
-    results.push(
-      info(
+    return {
+      result: info(
         'RVC_CALLBACK_URL',
         'unset: events are only logged (fine standalone; set it to push events to the app)',
       ),
-    );
-  } else {
-    const problem = urlProblem(rawUrl);
-    if (problem) {
-      results.push(
-        fail(
-          'RVC_CALLBACK_URL',
-          problem,
-          "set it to the app's events endpoint, e.g. http://127.0.0.1:8000/api/agent/events",
-        ),
-      );
-    } else {
-      url = rawUrl;
-      results.push(ok('RVC_CALLBACK_URL', rawUrl));
-    }
+    };
   }
+  const problem = urlProblem(rawUrl);
+  if (problem) {
+    return {
+      result: fail(
+        'RVC_CALLBACK_URL',
+        problem,
+        "set it to the app's events endpoint, e.g. http://127.0.0.1:8000/api/agent/events",
+      ),
+    };
+  }
+  return { result: ok('RVC_CALLBACK_URL', rawUrl), url: rawUrl };
+}
+
+/** The secret is required with a callback URL, and should be long. */
+function checkEventSecret(secret: string | undefined, rawUrl: string): CheckResult {
   if (secret === undefined || secret.trim() === '') {
     if (rawUrl !== '') {
-      results.push(
-        fail(
-          'RVC_EVENT_SECRET',
-          'is not set, but RVC_CALLBACK_URL is: the server will refuse to start',
-          "set it to the secret the receiving app holds for this server (e.g. its entry in the app's mcp.yaml)",
-        ),
-      );
-    } else {
-      results.push(info('RVC_EVENT_SECRET', 'unset (only needed with RVC_CALLBACK_URL)'));
-    }
-  } else if (rawUrl === '') {
-    results.push(info('RVC_EVENT_SECRET', 'set, but unused while RVC_CALLBACK_URL is unset'));
-  } else if (secret.length < 16) {
-    results.push(
-      warn(
+      return fail(
         'RVC_EVENT_SECRET',
-        `is set but short (${secret.length} characters)`,
-        'use a long random secret, e.g. openssl rand -hex 32, in both places',
-      ),
-    );
-  } else {
-    results.push(ok('RVC_EVENT_SECRET', `set (${secret.length} characters)`));
+        'is not set, but RVC_CALLBACK_URL is: the server will refuse to start',
+        "set it to the secret the receiving app holds for this server (e.g. its entry in the app's mcp.yaml)",
+      );
+    }
+    return info('RVC_EVENT_SECRET', 'unset (only needed with RVC_CALLBACK_URL)');
   }
-  const timeout = env.RVC_EVENT_TIMEOUT_MS?.trim();
-  if (timeout !== undefined && timeout !== '' && (!/^\d+$/.test(timeout) || Number(timeout) <= 0)) {
-    results.push(
-      fail(
-        'RVC_EVENT_TIMEOUT_MS',
-        `"${timeout}" is not a positive number of milliseconds`,
-        'set it to e.g. 10000, or unset it',
-      ),
+  if (rawUrl === '') return info('RVC_EVENT_SECRET', 'set, but unused while RVC_CALLBACK_URL is unset');
+  if (secret.length < 16) {
+    return warn(
+      'RVC_EVENT_SECRET',
+      `is set but short (${secret.length} characters)`,
+      'use a long random secret, e.g. openssl rand -hex 32, in both places',
     );
   }
-  return { results, url };
+  return ok('RVC_EVENT_SECRET', `set (${secret.length} characters)`);
+}
+
+/** The (trimmed) timeout, if set, must be a positive integer; no line when it is fine or unset. */
+function checkEventTimeout(timeout: string | undefined): CheckResult | undefined {
+  if (timeout === undefined || timeout === '' || (/^\d+$/.test(timeout) && Number(timeout) > 0)) {
+    return undefined;
+  }
+  return fail(
+    'RVC_EVENT_TIMEOUT_MS',
+    `"${timeout}" is not a positive number of milliseconds`,
+    'set it to e.g. 10000, or unset it',
+  );
 }
 
 /** LOG_LEVEL, if set, must be a level the logger knows (it falls back to info otherwise). */
