@@ -12,6 +12,7 @@ import { TaskListeners } from './task-listeners.js';
 import { internalFailure } from './task-outcome.js';
 import { type TaskRecord } from './task-record.js';
 import { FinishedQueue } from './task-retention.js';
+import { type TaskInfo } from '../models/task-info.model.js';
 import { type TaskBody, type TaskContext, type TaskOrigin } from './task.types.js';
 
 /** What a {@link TaskLifecycle} needs. */
@@ -39,11 +40,11 @@ export class TaskLifecycle {
     this.listeners = new TaskListeners(parts.logger);
   }
 
-  /** A new running task: counted, and observers told (`started`, with its origin). */
-  started(record: TaskRecord, origin: TaskOrigin | undefined): void {
+  /** A new running task: counted, and observers told (`started`, with its origin and `info`). */
+  started(record: TaskRecord, origin: TaskOrigin | undefined, info: TaskInfo): void {
     this.tasks.set(record.id, record);
     this.running += 1;
-    this.listeners.notify('started', record, undefined, origin);
+    this.listeners.notify('started', record, undefined, origin, info);
   }
 
   /**

@@ -27,19 +27,15 @@ export class TaskListeners {
   }
 
   /** Tells every observer about a change of `record`; the snapshot is built on first access. */
-  notify(kind: TaskChange['kind'], record: TaskRecord, event?: TaskEvent, origin?: TaskOrigin): void {
+  notify(
+    kind: TaskChange['kind'],
+    record: TaskRecord,
+    event?: TaskEvent,
+    origin?: TaskOrigin,
+    built?: TaskInfo,
+  ): void {
     if (this.listeners.size === 0) return;
-    let snapshot: TaskInfo | undefined;
-    const change: TaskChange = {
-      kind,
-      taskId: record.id,
-      state: record.state,
-      get task() {
-        return (snapshot ??= record.snapshot());
-      },
-      ...(event ? { event } : {}),
-      ...(origin ? { origin } : {}),
-    };
+    const change = new RecordChange(kind, record, event, origin, built);
     this.tell(change);
   }
 
@@ -61,5 +57,29 @@ export class TaskListeners {
         });
       }
     }
+  }
+}
+
+/**
+ * A change of one of the manager's own tasks. A class (not an object literal with a getter) so that
+ * the per-change cost is one small object: the TaskInfo snapshot is built on first read of `task`.
+ */
+class RecordChange implements TaskChange {
+  readonly taskId: string;
+  readonly state: TaskChange['state'];
+
+  constructor(
+    readonly kind: TaskChange['kind'],
+    private readonly record: TaskRecord,
+    readonly event: TaskEvent | undefined,
+    readonly origin: TaskOrigin | undefined,
+    private snapshot: TaskInfo | undefined,
+  ) {
+    this.taskId = record.id;
+    this.state = record.state;
+  }
+
+  get task(): TaskInfo {
+    return (this.snapshot ??= this.record.snapshot());
   }
 }

@@ -99,8 +99,9 @@ export class TaskManager implements TaskHost {
         lifecycle.finish(record, 'failed', internalFailure(why));
       });
     // Observers see `started` (with the origin) now, before the body can emit any event.
-    lifecycle.started(record, frozenOrigin);
-    return record.snapshot();
+    const info = record.snapshot(); // one snapshot: the `started` observers' and the caller's
+    lifecycle.started(record, frozenOrigin, info);
+    return info;
   }
 
   /** A snapshot of the task, or undefined if unknown (never started here, or evicted). */

@@ -51,7 +51,10 @@ export class TaskOwners {
     return taskManager.onChange((change) => this.changed(change, logger));
   }
 
-  /** Who started a task (running, or among the last {@link MAX_FINISHED_OWNERS} finished). */
+  /**
+   * Who started a task: running, or among the last {@link MAX_FINISHED_OWNERS} finished tasks of an
+   * authenticated session (a finished task's owner matters only for its principal).
+   */
   ownerOf(taskId: string): TaskOwner | undefined {
     const owner = this.owners.get(taskId);
     return owner && { sessionId: owner.sessionId, principal: owner.principal };
@@ -80,6 +83,10 @@ export class TaskOwners {
     } else if (change.kind === 'finished') {
       const owner = this.owners.get(taskId);
       if (!owner || owner.finished) return;
+      if (owner.principal === undefined) {
+        this.owners.delete(taskId); // only a principal is read after the end (scope checks)
+        return;
+      }
       owner.finished = true;
       const oldest = this.finished[this.nextSlot];
       if (oldest !== undefined) this.owners.delete(oldest);

@@ -44,4 +44,21 @@ describe('TaskOwners', () => {
     expect(owners.runningOfSession('s')).toEqual([running.task_id]);
     await taskManager.aclose();
   });
+
+  it("forgets an unauthenticated task's owner at its end; keeps a principal's for scope checks", async () => {
+    const taskManager = new TaskManager({ serverName: 'own' });
+    const owners = new TaskOwners();
+    owners.observe(taskManager);
+    const anonymous = taskManager.start('t', async () => ({}), { origin: { sessionId: 's1' } });
+    const alice = taskManager.start('t', async () => ({}), {
+      origin: { sessionId: 's1', principal: 'alice' },
+    });
+    expect(owners.runningOfSession('s1')).toEqual([anonymous.task_id, alice.task_id]);
+    await taskManager.whenStopped(anonymous.task_id);
+    await taskManager.whenStopped(alice.task_id);
+    expect(owners.ownerOf(anonymous.task_id)).toBeUndefined();
+    expect(owners.ofTask(alice.task_id)).toBe('alice');
+    expect(owners.runningOfSession('s1')).toEqual([]);
+    await taskManager.aclose();
+  });
 });

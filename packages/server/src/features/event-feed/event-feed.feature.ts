@@ -64,6 +64,7 @@ class FeedState {
   /** A task started (before any of its events): its session's cursor, and unknown trigger types. */
   private started(info: TaskInfo, sessionId: string | undefined, ctx: FeatureContext): void {
     if (sessionId !== undefined) this.startCursors.set(sessionId, this.feed.newest);
+    if (info.triggers.length === 0) return;
     const known = ctx.triggers.types();
     const unknown = [...new Set(info.triggers.map((t) => String(t.type)))].filter((t) => !known.includes(t));
     if (unknown.length > 0) {
