@@ -120,7 +120,7 @@ export async function concurrentTaskBenchmark(ctx: BenchContext): Promise<ScaleR
     },
     { metric: 'events out of seq order', value: reordered, unit: '', target: '0', pass: reordered === 0 },
     perTaskCheck(defaults, 'node defaults, in memory'),
-    ...httpChecks(http.result, http.outOfOrder, http.badSignatures),
+    ...httpChecks(http.result, http.outOfOrder, http.badSignatures, http.coalescedNamed),
     ...(large ? largeChecks(large) : []),
   );
   return {
@@ -158,19 +158,29 @@ function perTaskCheck(run: ScaleResult, what: string): ScaleCheck {
 async function httpRun(
   ctx: BenchContext,
   tasks: number,
-): Promise<{ result: ScaleResult; outOfOrder: number; badSignatures: number }> {
+): Promise<{ result: ScaleResult; outOfOrder: number; badSignatures: number; coalescedNamed: number }> {
   ctx.log(`${tasks} concurrent tasks posting to a real HTTP receiver (fresh process, node defaults)`);
   const receiver = await LoopbackReceiver.start(SCALE_SECRET);
   try {
     const result = await runChild(tasks, [], { receiverUrl: `${receiver.baseUrl}/fast` });
     const stats = await receiver.stats();
-    return { result, outOfOrder: stats.outOfOrder, badSignatures: stats.badSignatures };
+    return {
+      result,
+      outOfOrder: stats.outOfOrder,
+      badSignatures: stats.badSignatures,
+      coalescedNamed: stats.coalescedNamed,
+    };
   } finally {
     await receiver.close();
   }
 }
 
-function httpChecks(run: ScaleResult, outOfOrder: number, badSignatures: number): ScaleCheck[] {
+function httpChecks(
+  run: ScaleResult,
+  outOfOrder: number,
+  badSignatures: number,
+  coalescedNamed: number,
+): ScaleCheck[] {
   const sent = run.expectedEvents;
   return [
     {
@@ -182,7 +192,7 @@ function httpChecks(run: ScaleResult, outOfOrder: number, badSignatures: number)
     },
     perTaskCheck(run, 'real HTTP receiver'),
     {
-      metric: `HTTP: events delivered of ${sent} (dropped by the bounded queue: ${run.dropped})`,
+      metric: `HTTP: events delivered of ${sent} (coalesced: ${run.coalesced}, dropped: ${run.dropped})`,
       value: run.deliveredEvents,
       unit: '',
       target: 'informational',
@@ -196,11 +206,20 @@ function httpChecks(run: ScaleResult, outOfOrder: number, badSignatures: number)
       pass: true,
     },
     {
-      metric: 'HTTP: seq gaps or reorders seen by the receiver (each dropped event leaves a gap)',
+      metric: 'HTTP: missing seqs the receiver read as coalesced (named by a marker)',
+      value: coalescedNamed,
+      unit: '',
+      target: 'informational',
+      pass: true,
+    },
+    {
+      // A progress coalesced right before its task's end cannot be named (terminal events carry no
+      // marker, docs/contract.md): under overload that gap is reported, by design (over-report).
+      metric: 'HTTP: seq gaps no coalescing marker names, or reorders, at the receiver',
       value: outOfOrder,
       unit: '',
-      target: run.dropped === 0 ? '0' : 'informational',
-      pass: run.dropped > 0 || outOfOrder === 0,
+      target: run.dropped === 0 && run.coalesced === 0 ? '0' : 'informational',
+      pass: run.dropped > 0 || run.coalesced > 0 || outOfOrder === 0,
     },
     {
       metric: 'HTTP: bad signatures',

@@ -30,6 +30,8 @@ export interface ScaleResult {
   lost: number;
   reordered: number;
   dropped: number;
+  /** Progress events coalesced under overload (newest wins; named to the receiver). */
+  coalesced: number;
 }
 
 const mb = (bytes: number) => bytes / (1024 * 1024);
@@ -141,7 +143,7 @@ async function main(
 
   const perTask = PATROL_PROGRESS_EVENTS + 1;
   const lost = receiverUrl ? 0 : check.lost(ids, perTask); // the parent counts at its receiver
-  const dropped = app.poster.stats.dropped;
+  const { dropped, coalesced } = app.poster.stats;
   const delivered = receiverUrl ? app.poster.stats.delivered : check.delivered;
   await client.close();
   await app.close({ timeoutMs: 1000 });
@@ -161,6 +163,7 @@ async function main(
     lost,
     reordered: check.reordered,
     dropped,
+    coalesced,
   };
 }
 
