@@ -52,7 +52,7 @@ export class TaskOwners {
   }
 
   /**
-   * Who started a task: running, or among the last {@link MAX_FINISHED_OWNERS} finished tasks of an
+   * Who started a task: running, or among the last `MAX_FINISHED_OWNERS` (10,000) finished tasks of an
    * authenticated session (a finished task's owner matters only for its principal).
    */
   ownerOf(taskId: string): TaskOwner | undefined {
