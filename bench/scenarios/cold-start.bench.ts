@@ -79,7 +79,36 @@ export async function coldStartBenchmarks(ctx: BenchContext): Promise<BenchRow[]
       s.baseline,
       { subject: kitCpu.slice(skip), baseline: sdkCpu.slice(skip) },
     ),
+    await dtoLibsRow(ctx, plan),
   ];
+}
+
+/**
+ * Informational: what the DTO libraries alone cost at start — the same hand-written SDK server
+ * with class-validator, class-transformer and reflect-metadata imported, against it without them.
+ */
+async function dtoLibsRow(ctx: BenchContext, plan: Parameters<typeof interleave>[2]): Promise<BenchRow> {
+  ctx.log('cold start over stdio: the SDK server with the DTO libraries loaded');
+  const withCpu: number[] = [];
+  const sdkCpu: number[] = [];
+  const s = await interleave(
+    coldSide('sdk+dto-libs', new URL('../fixtures/cold-sdk-dto-libs.main.js', import.meta.url), 3, withCpu),
+    coldSide('sdk', new URL('../fixtures/cold-sdk.main.js', import.meta.url), 3, sdkCpu),
+    plan,
+  );
+  const skip = plan.warmupRounds;
+  return makeRow(
+    {
+      id: 'cold-start-dto-libs',
+      scenario: 'cold start, stdio: hand-written SDK server + class-validator/-transformer imports',
+      baseline: 'hand-written SDK server (McpServer + zod + stdio)',
+      unit: 'us',
+      notes: 'the floor of a server whose DTOs use class-validator: the kit row minus this is the kit',
+    },
+    s.subject,
+    s.baseline,
+    { subject: withCpu.slice(skip), baseline: sdkCpu.slice(skip) },
+  );
 }
 
 async function countKitTools(): Promise<number> {
