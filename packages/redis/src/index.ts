@@ -13,8 +13,8 @@ export {
   DEFAULT_KEY_PREFIX,
   DEFAULT_CLAIM_TTL_S,
   DEFAULT_IN_FLIGHT_WAIT_MS,
-  DEFAULT_UNAVAILABLE_RETRY_AFTER_S,
 } from './redis-dedupe.options.js';
+export { DEFAULT_UNAVAILABLE_RETRY_AFTER_S } from './redis-refusals.js';
 export type { RedisDedupeOptions } from './redis-dedupe.options.js';
 
 // Receiver side: per-task seq/gap state shared by several app instances

@@ -1,5 +1,6 @@
 import { type Logger, silentLogger } from '@robot-mcp-kit/core';
 import { positiveOption, keyPrefixOption } from './redis-connection.js';
+import { unavailableRetryAfterOption } from './redis-refusals.js';
 import { DEFAULT_DEDUPE_TTL_S, DEFAULT_MAX_SKEW_S } from '@robot-mcp-kit/receiver';
 
 /** Default key prefix: every key of the store starts with it. */
@@ -9,7 +10,6 @@ export const DEFAULT_CLAIM_TTL_S = 60;
 /** Default wait for another instance's delivery of the same id before answering 500 (retry). */
 export const DEFAULT_IN_FLIGHT_WAIT_MS = 5000;
 /** Default `Retry-After` (s) of the 503 answered while Redis is unreachable. */
-export const DEFAULT_UNAVAILABLE_RETRY_AFTER_S = 5;
 /** Kept on top of the replay window (2 × maxSkewS), as the receiver's in-memory store does. */
 const DEDUPE_MARGIN_S = 60;
 
@@ -50,17 +50,12 @@ export function resolveRedisDedupeOptions(options: RedisDedupeOptions = {}): Res
   const ttlS = positiveOption('ttlS', options.ttlS, DEFAULT_DEDUPE_TTL_S);
   const maxSkewS = positiveOption('maxSkewS', options.maxSkewS, DEFAULT_MAX_SKEW_S);
   const protectS = 2 * maxSkewS + DEDUPE_MARGIN_S;
-  const retryAfter = positiveOption(
-    'unavailableRetryAfterS',
-    options.unavailableRetryAfterS,
-    DEFAULT_UNAVAILABLE_RETRY_AFTER_S,
-  );
   return {
     keyPrefix,
     retentionMs: Math.ceil(Math.max(ttlS, protectS) * 1000),
     claimTtlMs: Math.ceil(positiveOption('claimTtlS', options.claimTtlS, DEFAULT_CLAIM_TTL_S) * 1000),
     inFlightWaitMs: positiveOption('inFlightWaitMs', options.inFlightWaitMs, DEFAULT_IN_FLIGHT_WAIT_MS),
-    unavailableRetryAfterS: Math.ceil(retryAfter),
+    unavailableRetryAfterS: unavailableRetryAfterOption(options.unavailableRetryAfterS),
     logger: (options.logger ?? silentLogger).child({ component: 'redis-dedupe-store' }),
   };
 }

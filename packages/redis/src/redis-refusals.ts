@@ -1,5 +1,16 @@
 import { type Logger } from '@robot-mcp-kit/core';
-import { errorText } from './redis-connection.js';
+import { errorText, positiveOption } from './redis-connection.js';
+
+/** Default `Retry-After` (s) of a receiver-side store's 503 while Redis is unreachable. */
+export const DEFAULT_UNAVAILABLE_RETRY_AFTER_S = 5;
+
+/**
+ * The `unavailableRetryAfterS` option of a receiver-side store: a positive number of seconds
+ * (default 5), rounded up to whole seconds as `Retry-After` needs. @throws ConfigError naming it.
+ */
+export function unavailableRetryAfterOption(value: number | undefined): number {
+  return Math.ceil(positiveOption('unavailableRetryAfterS', value, DEFAULT_UNAVAILABLE_RETRY_AFTER_S));
+}
 
 const WARN_EVERY_MS = 10_000;
 

@@ -1,7 +1,7 @@
 import { type Logger, silentLogger } from '@robot-mcp-kit/core';
 import { positiveOption, keyPrefixOption } from './redis-connection.js';
+import { unavailableRetryAfterOption } from './redis-refusals.js';
 import { DEFAULT_FINISHED_TTL_S } from '@robot-mcp-kit/receiver';
-import { DEFAULT_UNAVAILABLE_RETRY_AFTER_S } from './redis-dedupe.options.js';
 
 /** Default key prefix of the seq state: every key of the store starts with it. */
 export const DEFAULT_SEQ_KEY_PREFIX = 'rmk:seq:';
@@ -35,18 +35,13 @@ export function resolveRedisSeqStateOptions(
   options: RedisSeqStateOptions = {},
 ): ResolvedRedisSeqStateOptions {
   const keyPrefix = keyPrefixOption(options.keyPrefix, DEFAULT_SEQ_KEY_PREFIX, '"myapp:seq:"');
-  const retryAfter = positiveOption(
-    'unavailableRetryAfterS',
-    options.unavailableRetryAfterS,
-    DEFAULT_UNAVAILABLE_RETRY_AFTER_S,
-  );
   return {
     keyPrefix,
     finishedTtlMs: Math.ceil(
       positiveOption('finishedTtlS', options.finishedTtlS, DEFAULT_FINISHED_TTL_S) * 1000,
     ),
     idleTtlMs: Math.ceil(positiveOption('idleTtlS', options.idleTtlS, DEFAULT_SEQ_IDLE_TTL_S) * 1000),
-    unavailableRetryAfterS: Math.ceil(retryAfter),
+    unavailableRetryAfterS: unavailableRetryAfterOption(options.unavailableRetryAfterS),
     logger: (options.logger ?? silentLogger).child({ component: 'redis-seq-state-store' }),
   };
 }

@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { parseTaskEvent, type TaskEvent, verify } from '@robot-mcp-kit/core';
-import { createClient } from 'redis';
 import { freePort, reap, requireBuilt, Resources, spawnNode } from '../../../test/support/processes.js';
 import { until } from '../../../test/support/until.js';
-import { SHARED_REDIS_URL } from './redis-test.helpers.js';
+import { connectAdmin, deleteKeys, SHARED_REDIS_URL } from './redis-test.helpers.js';
 
 const SECRET = 'outbox-kill9-secret-0123456789abcdef';
 const REPLICA = join(import.meta.dirname, 'fixtures', 'outbox-replica.mjs');
@@ -70,10 +69,8 @@ describe('durable event outbox across kill -9 (Redis Streams, real processes)', 
 
   afterEach(async () => {
     await resources.cleanup();
-    const admin = createClient({ url: SHARED_REDIS_URL });
-    await admin.connect();
-    const keys = await admin.keys(`${prefix}*`);
-    if (keys.length > 0) await admin.del(keys);
+    const admin = await connectAdmin();
+    await deleteKeys(admin, prefix);
     await admin.close();
   });
 
@@ -140,8 +137,7 @@ describe('durable event outbox across kill -9 (Redis Streams, real processes)', 
     expect(order.size).toBe(4);
 
     // and the stream is emptied once everything is delivered
-    const admin = createClient({ url: SHARED_REDIS_URL });
-    await admin.connect();
+    const admin = await connectAdmin();
     try {
       await until(
         async () => (await admin.xLen(`${prefix}{sleeper}`)) === 0,

@@ -2,16 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { ConfigError, MemoryLogger, type TaskEvent } from '@robot-mcp-kit/core';
 import { createEventReceiver, type EventReceiver } from '@robot-mcp-kit/receiver';
 import { createRedisDedupeStore, type RedisClient, type RedisDedupeStore } from '@robot-mcp-kit/redis';
-import { createClient } from 'redis';
 import {
+  connectAdmin,
+  deleteKeys,
   freePort,
   makeEvent,
   post,
   privateRedis,
-  type RunningReceiver,
   SECRETS,
   serve,
   SHARED_REDIS_URL,
+  type RunningReceiver,
   until,
 } from './redis-test.helpers.js';
 
@@ -49,8 +50,7 @@ describe('RedisDedupeStore on the real Redis (127.0.0.1:6379)', () => {
   }
 
   beforeAll(async () => {
-    admin = createClient({ url: SHARED_REDIS_URL });
-    await admin.connect();
+    admin = await connectAdmin();
   });
 
   beforeEach(() => {
@@ -68,8 +68,7 @@ describe('RedisDedupeStore on the real Redis (127.0.0.1:6379)', () => {
   });
 
   afterAll(async () => {
-    const keys = await admin.keys(`${prefix}*`);
-    if (keys.length > 0) await admin.del(keys);
+    await deleteKeys(admin, prefix);
     await admin.close();
   });
 

@@ -16,7 +16,15 @@ import {
   type RedisEventOutbox,
 } from '@robot-mcp-kit/redis';
 import { createClient } from 'redis';
-import { freePort, makeEvent, privateRedis, SHARED_REDIS_URL, until } from './redis-test.helpers.js';
+import {
+  connectAdmin,
+  deleteKeys,
+  freePort,
+  makeEvent,
+  privateRedis,
+  SHARED_REDIS_URL,
+  until,
+} from './redis-test.helpers.js';
 
 const down = (): DeliveryOutcome => ({ ok: false, status: 500, error: 'HTTP 500' });
 
@@ -59,8 +67,7 @@ describe('RedisEventOutbox on the real Redis (127.0.0.1:6379)', () => {
   }
 
   beforeAll(async () => {
-    admin = createClient({ url: SHARED_REDIS_URL });
-    await admin.connect();
+    admin = await connectAdmin();
   });
 
   beforeEach(() => {
@@ -70,8 +77,7 @@ describe('RedisEventOutbox on the real Redis (127.0.0.1:6379)', () => {
 
   afterEach(async () => {
     for (const item of opened.splice(0).reverse()) await item.close().catch(() => undefined);
-    const keys = await admin.keys(`${prefix}*`);
-    if (keys.length > 0) await admin.del(keys);
+    await deleteKeys(admin, prefix);
   });
 
   afterAll(async () => {

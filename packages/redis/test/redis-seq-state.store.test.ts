@@ -8,15 +8,16 @@ import {
   type RedisDedupeStore,
   type RedisSeqStateStore,
 } from '@robot-mcp-kit/redis';
-import { createClient } from 'redis';
 import {
+  connectAdmin,
+  deleteKeys,
   freePort,
   post,
   privateRedis,
-  type RunningReceiver,
   SECRETS,
   serve,
   SHARED_REDIS_URL,
+  type RunningReceiver,
   until,
 } from './redis-test.helpers.js';
 
@@ -50,8 +51,7 @@ describe('RedisSeqStateStore on the real Redis (127.0.0.1:6379)', () => {
   }
 
   beforeAll(async () => {
-    admin = createClient({ url: SHARED_REDIS_URL });
-    await admin.connect();
+    admin = await connectAdmin();
   });
 
   beforeEach(() => {
@@ -61,8 +61,7 @@ describe('RedisSeqStateStore on the real Redis (127.0.0.1:6379)', () => {
   afterEach(async () => {
     for (const store of stores) await store.close();
     stores = [];
-    const keys = await admin.keys(`${prefix}*`);
-    if (keys.length > 0) await admin.del(keys);
+    await deleteKeys(admin, prefix);
   });
 
   afterAll(async () => {
@@ -190,8 +189,7 @@ describe('two receivers behind a load balancer, events of the same tasks alterna
   }
 
   beforeAll(async () => {
-    admin = createClient({ url: SHARED_REDIS_URL });
-    await admin.connect();
+    admin = await connectAdmin();
   });
 
   beforeEach(() => {
@@ -203,8 +201,7 @@ describe('two receivers behind a load balancer, events of the same tasks alterna
   afterEach(async () => {
     for (const instance of instances) await instance.close();
     instances = [];
-    const keys = await admin.keys(`${prefix}*`);
-    if (keys.length > 0) await admin.del(keys);
+    await deleteKeys(admin, prefix);
   });
 
   afterAll(async () => {

@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { ConfigError, REPLICA_LOST, type StoredTask, type TaskInfoJson } from '@robot-mcp-kit/core';
 import { createRedisTaskStore, type RedisClient, type RedisTaskStore } from '@robot-mcp-kit/redis';
-import { createClient } from 'redis';
-import { freePort, privateRedis, SHARED_REDIS_URL, until } from './redis-test.helpers.js';
+import {
+  connectAdmin,
+  deleteKeys,
+  freePort,
+  privateRedis,
+  SHARED_REDIS_URL,
+  until,
+} from './redis-test.helpers.js';
 
 function taskJson(taskId: string, state: TaskInfoJson['state'], createdMs: number): TaskInfoJson {
   const at = new Date(createdMs).toISOString();
@@ -44,8 +50,7 @@ describe('RedisTaskStore on the real Redis (127.0.0.1:6379)', () => {
   }
 
   beforeAll(async () => {
-    admin = createClient({ url: SHARED_REDIS_URL });
-    await admin.connect();
+    admin = await connectAdmin();
   });
 
   beforeEach(() => {
@@ -57,9 +62,7 @@ describe('RedisTaskStore on the real Redis (127.0.0.1:6379)', () => {
   });
 
   afterAll(async () => {
-    for await (const keys of admin.scanIterator({ MATCH: `${run}*`, COUNT: 500 })) {
-      if (keys.length > 0) await admin.del(keys);
-    }
+    await deleteKeys(admin, run);
     await admin.close();
   });
 

@@ -4,11 +4,27 @@ import { createServer, type Server } from 'node:http';
 import { type AddressInfo, connect, createServer as createTcpServer } from 'node:net';
 import { type EventType, signatureHeader, TaskEvent } from '@robot-mcp-kit/core';
 import { type EventReceiver } from '@robot-mcp-kit/receiver';
+import { type RedisClient } from '@robot-mcp-kit/redis';
+import { createClient } from 'redis';
 import { until as waitUntil } from '../../../test/support/until.js';
 
 export const SECRET = 'redis-test-secret-0123456789abcdef';
 export const SECRETS = { sleeper: SECRET };
 export const SHARED_REDIS_URL = 'redis://127.0.0.1:6379/0';
+
+/** A connected client on the shared Redis for a test's own checks and clean-up. */
+export async function connectAdmin(): Promise<RedisClient> {
+  const admin = createClient({ url: SHARED_REDIS_URL });
+  await admin.connect();
+  return admin as RedisClient;
+}
+
+/** Deletes every key under `prefix` (SCAN, so a large test keyspace does not block Redis). */
+export async function deleteKeys(admin: RedisClient, prefix: string): Promise<void> {
+  for await (const keys of admin.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) {
+    if (keys.length > 0) await admin.del(keys);
+  }
+}
 
 /** The shared `until` with a 30 s safety net (broker and Redis restarts are slow on a loaded machine). */
 export const until = (condition: () => unknown, what: string, limitMs = 30_000): Promise<void> =>
