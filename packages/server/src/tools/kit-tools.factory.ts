@@ -1,3 +1,4 @@
+import { DecorationError } from '../errors/server.error.js';
 import { exploreTools } from '../scanning/tool.explorer.js';
 import { plainTool, type PlainToolDeps } from './decorated-tools.factory.js';
 import { type RegisteredTool } from './registered-tool.js';
@@ -12,7 +13,11 @@ export function createKitTools(instance: object, deps: Omit<PlainToolDeps, 'inst
   const target = instance.constructor as abstract new (...args: never[]) => unknown;
   return exploreTools(target, { kit: true }).map((definition) => {
     if (definition.kind !== 'tool') {
-      throw new Error(`kit tool ${definition.name} must be a plain @Tool`);
+      throw new DecorationError(
+        `${target.name}.${definition.methodName}`,
+        `kit tool ${definition.name} is declared with @LongRunningTool`,
+        "declare the kit's own tools with @Tool (they answer at once)",
+      );
     }
     return plainTool(definition, { ...deps, instance });
   });

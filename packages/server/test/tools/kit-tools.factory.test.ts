@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { IsString } from 'class-validator';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TaskManager } from '@robot-mcp-kit/core';
-import { bootstrap, CapabilityServer, DecorationError, Tool } from '@robot-mcp-kit/server';
+import { bootstrap, CapabilityServer, DecorationError, LongRunningTool, Tool } from '@robot-mcp-kit/server';
 import { ReconciliationTools } from '../../src/tools/reconciliation.tools.js';
 import { exploreTools } from '../../src/scanning/tool.explorer.js';
 import { createKitTools } from '../../src/tools/kit-tools.factory.js';
@@ -73,5 +73,25 @@ describe('the kit tools go through the authors definitions path', () => {
     expect(seen).toEqual(['x@s1']);
     expect(await tool!.call({}, CALL)).toMatchObject({ isError: true });
     await taskManager.aclose({ flush: false });
+  });
+
+  it('refuses a kit tool declared long-running, naming the method and the fix', () => {
+    class Slow {
+      @LongRunningTool({ name: 'wait_for_event', description: 'would start a task' })
+      async slow(_args: IdArgs): Promise<Record<string, never>> {
+        return {};
+      }
+    }
+    const taskManager = new TaskManager({ serverName: 'probe' });
+    const build = (): unknown =>
+      createKitTools(new Slow(), {
+        schemas: new DtoSchemaBuilder(),
+        taskManager,
+        logger: taskManager.logger,
+      });
+    expect(build).toThrow(DecorationError);
+    expect(build).toThrow(
+      /Slow\.slow: kit tool wait_for_event is declared with @LongRunningTool.*Fix: declare/,
+    );
   });
 });
