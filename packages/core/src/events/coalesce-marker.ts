@@ -2,8 +2,8 @@ import { type TaskEvent } from '../models/task-event.model.js';
 
 /**
  * The payload key of an event (any type, terminal ones included) that stands for earlier progress
- * events of its task which were coalesced away under overload (docs/contract.md, "Coalesced progress"): inclusive
- * `[from, to]` seq ranges, ascending, all below the event's own seq.
+ * events of its task which were coalesced away under overload (docs/contract.md, "Coalesced
+ * progress"): inclusive `[from, to]` seq ranges, ascending, all below the event's own seq.
  */
 export const COALESCED_SEQS_KEY = 'rvc_coalesced_seqs';
 
@@ -35,22 +35,15 @@ export function mergeRanges(ranges: SeqRanges | undefined, more: SeqRanges | und
 export function markerOf(event: TaskEvent): SeqRanges | undefined {
   const raw = (event.payload as Record<string, unknown> | undefined)?.[COALESCED_SEQS_KEY];
   if (!Array.isArray(raw)) return undefined;
-  const ranges = raw.filter(
-    (r): r is [number, number] =>
-      Array.isArray(r) &&
-      r.length === 2 &&
-      Number.isSafeInteger(r[0]) &&
-      Number.isSafeInteger(r[1]) &&
-      (r[0] as number) >= 1 &&
-      (r[0] as number) <= (r[1] as number) &&
-      (r[1] as number) < event.seq,
-  );
-  return ranges.length > 0
-    ? mergeRanges(
-        undefined,
-        ranges.map(([a, b]) => [a, b]),
-      )
-    : undefined;
+  const ranges: SeqRanges = [];
+  for (const item of raw) {
+    if (!Array.isArray(item) || item.length !== 2) continue;
+    const [from, to] = item as unknown[];
+    if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to)) continue;
+    const [a, b] = [from as number, to as number];
+    if (a >= 1 && a <= b && b < event.seq) ranges.push([a, b]);
+  }
+  return ranges.length > 0 ? mergeRanges(undefined, ranges) : undefined;
 }
 
 /** A copy of an event whose payload carries `ranges` as its coalescing marker. */

@@ -2,7 +2,6 @@ import {
   type DeliveryOutcome,
   EventPoster,
   InMemoryEventTransport,
-  type JsonObject,
   type TaskEvent,
   TaskError,
   TaskManager,
@@ -88,9 +87,9 @@ describe('EventPoster + TaskManager under overload: markers on terminal events',
     expect(failedSent.payload).toMatchObject({ error_code: 'DOOR_CLOSED', recoverable: true });
 
     // get_task: TaskInfo never carries the marker.
-    const doneInfo = manager.get(done.task_id)!.toJSON() as JsonObject;
+    const doneInfo = manager.get(done.task_id)!.toJSON();
     expect(doneInfo.result).toEqual({ arrived: true });
-    const failedInfo = manager.get(failed.task_id)!.toJSON() as JsonObject;
+    const failedInfo = manager.get(failed.task_id)!.toJSON();
     expect(failedInfo.failure).toEqual({
       error_code: 'DOOR_CLOSED',
       message: 'The door is closed.',
