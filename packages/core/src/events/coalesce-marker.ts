@@ -1,9 +1,9 @@
 import { type TaskEvent } from '../models/task-event.model.js';
 
 /**
- * The payload key of a progress event that stands for earlier progress events of its task which
- * were coalesced away under overload (docs/contract.md, "Coalesced progress"): inclusive
- * `[from, to]` seq ranges, ascending, all below the event's own seq.
+ * The payload key of an event (any type, terminal ones included) that stands for earlier progress
+ * events of its task which were coalesced away under overload (docs/contract.md, "Coalesced
+ * progress"): inclusive `[from, to]` seq ranges, ascending, all below the event's own seq.
  */
 export const COALESCED_SEQS_KEY = 'rvc_coalesced_seqs';
 
@@ -28,7 +28,25 @@ export function mergeRanges(ranges: SeqRanges | undefined, more: SeqRanges | und
   return merged.length > MAX_MARKER_RANGES ? merged.slice(-MAX_MARKER_RANGES) : merged;
 }
 
-/** A copy of a progress event whose payload carries `ranges` as its coalescing marker. */
+/**
+ * The valid ranges of the marker `event` already carries (an event taken over from the outbox
+ * was stored with it), or undefined. Anything malformed is left out.
+ */
+export function markerOf(event: TaskEvent): SeqRanges | undefined {
+  const raw = (event.payload as Record<string, unknown> | undefined)?.[COALESCED_SEQS_KEY];
+  if (!Array.isArray(raw)) return undefined;
+  const ranges: SeqRanges = [];
+  for (const item of raw) {
+    if (!Array.isArray(item) || item.length !== 2) continue;
+    const [from, to] = item as unknown[];
+    if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to)) continue;
+    const [a, b] = [from as number, to as number];
+    if (a >= 1 && a <= b && b < event.seq) ranges.push([a, b]);
+  }
+  return ranges.length > 0 ? mergeRanges(undefined, ranges) : undefined;
+}
+
+/** A copy of an event whose payload carries `ranges` as its coalescing marker. */
 export function withMarker(event: TaskEvent, ranges: SeqRanges): TaskEvent {
   const payload = { ...event.payload, [COALESCED_SEQS_KEY]: ranges.map(([a, b]) => [a, b]) };
   return Object.assign(Object.create(Object.getPrototypeOf(event) as object) as TaskEvent, event, {
@@ -37,10 +55,10 @@ export function withMarker(event: TaskEvent, ranges: SeqRanges): TaskEvent {
 }
 
 /**
- * Coalesced progress seqs of tasks that have no waiting progress event to carry them yet; the
- * next progress event posted for the task takes them. Bounded: at most `maxTasks` tasks (the
- * oldest are forgotten, which only makes the receiver report a gap), and a task's terminal
- * event clears it (no progress follows one).
+ * Coalesced progress seqs of tasks that have no waiting event to carry them yet; the next event
+ * posted for the task takes them (its terminal event included: the task's last event names what
+ * was coalesced before it). Bounded: at most `maxTasks` tasks (the oldest are forgotten, which
+ * only makes the receiver report a gap).
  */
 export class CoalesceLedger {
   private readonly pending = new Map<string, SeqRanges>();
@@ -65,9 +83,5 @@ export class CoalesceLedger {
     const ranges = this.pending.get(taskId);
     if (ranges) this.pending.delete(taskId);
     return ranges;
-  }
-
-  forget(taskId: string): void {
-    this.pending.delete(taskId);
   }
 }

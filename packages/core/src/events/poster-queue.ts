@@ -1,4 +1,4 @@
-import { CoalesceLedger, type SeqRanges, mergeRanges, withMarker } from './coalesce-marker.js';
+import { CoalesceLedger, type SeqRanges, markerOf, mergeRanges, withMarker } from './coalesce-marker.js';
 import { type DropClass, type QueuedEvent, WaitingEvents, dropClassOf } from './event-queue.js';
 
 /** Why the poster gave an event up (`coalesced`: a progress event superseded under overload). */
@@ -55,13 +55,11 @@ export class PosterQueue {
    * already reported through `gone`).
    */
   admit(entry: QueuedEvent): boolean {
-    const terminal = dropClassOf(entry.event.type) === 'terminal';
-    if (terminal) this.ledger.forget(entry.taskId);
-    else {
-      const pending = this.ledger.take(entry.taskId);
-      if (pending) this.stamp(entry, pending, false);
-    }
+    // Seqs coalesced with no carrier waiting ride on the task's next event, terminal included.
+    const pending = this.ledger.take(entry.taskId);
+    if (pending) this.stamp(entry, pending, false);
     if (entry.bytes > this.limits.maxQueueBytes) {
+      this.handOn(entry, false);
       this.gone(entry, 'too_large');
       return false;
     }
@@ -128,28 +126,37 @@ export class PosterQueue {
     const next = this.waiting.nextOfTask(victim);
     this.waiting.remove(victim);
     this.release(victim);
-    if (victim.event.type !== 'progress') {
-      this.gone(victim, 'queue_full');
-      return;
+    const progress = victim.event.type === 'progress';
+    // A coalesced progress names its own seq; a dropped non-terminal victim hands on the seqs it
+    // carried. They ride on the next event of the task (terminal events included); with none
+    // waiting, on the incoming one or the task's next post. Nothing follows a terminal victim.
+    const ranges = progress
+      ? mergeRanges(victim.coalesced, [[victim.event.seq, victim.event.seq]])
+      : victim.coalesced;
+    if (ranges && ranges.length > 0 && dropClassOf(victim.event.type) !== 'terminal') {
+      const carrier = next ?? (incoming.taskId === victim.taskId ? incoming : undefined);
+      if (carrier) this.stamp(carrier, ranges, carrier !== incoming);
+      else this.ledger.add(victim.taskId, ranges);
     }
-    // The seq rides on the next event of the task; with none waiting, on the incoming one or
-    // the task's next post. A terminal event cannot carry it: the receiver then sees a gap.
-    const ranges = mergeRanges(victim.coalesced, [[victim.event.seq, victim.event.seq]]);
-    const carrier = next ?? (incoming.taskId === victim.taskId ? incoming : undefined);
-    if (!carrier) this.ledger.add(victim.taskId, ranges);
-    else if (dropClassOf(carrier.event.type) !== 'terminal')
-      this.stamp(carrier, ranges, carrier !== incoming);
-    this.gone(victim, 'coalesced');
+    this.gone(victim, progress ? 'coalesced' : 'queue_full');
   }
 
-  /** Drops the incoming event itself: progress is coalesced into the task's next event. */
+  /** Drops the incoming event itself: a progress event is coalesced into the task's next event. */
   private dropIncoming(entry: QueuedEvent): void {
-    if (entry.event.type !== 'progress') {
-      this.gone(entry, 'queue_full');
-      return;
-    }
-    this.ledger.add(entry.taskId, mergeRanges(entry.coalesced, [[entry.event.seq, entry.event.seq]]));
-    this.gone(entry, 'coalesced');
+    const progress = entry.event.type === 'progress';
+    this.handOn(entry, progress);
+    this.gone(entry, progress ? 'coalesced' : 'queue_full');
+  }
+
+  /**
+   * Leaves the seqs a dropped incoming event carried (and its own seq when `own`: it was
+   * coalesced) for the task's next post. A terminal event has none: what it carried is lost,
+   * and the receiver reports the gap (reconciliation covers it).
+   */
+  private handOn(entry: QueuedEvent, own: boolean): void {
+    if (dropClassOf(entry.event.type) === 'terminal') return;
+    const ranges = own ? mergeRanges(entry.coalesced, [[entry.event.seq, entry.event.seq]]) : entry.coalesced;
+    if (ranges && ranges.length > 0) this.ledger.add(entry.taskId, ranges);
   }
 
   /** Adds `ranges` to the marker of `carrier` (re-serializing it); `queued` when already counted. */
@@ -157,7 +164,8 @@ export class PosterQueue {
     const below = ranges.filter(([from]) => from < carrier.event.seq);
     const clipped = below.map(([from, to]): [number, number] => [from, Math.min(to, carrier.event.seq - 1)]);
     if (clipped.length === 0) return;
-    carrier.coalesced = mergeRanges(carrier.coalesced, clipped);
+    // A carrier taken over from the outbox keeps the marker its stored body already had.
+    carrier.coalesced = mergeRanges(carrier.coalesced ?? markerOf(carrier.event), clipped);
     carrier.event = withMarker(carrier.event, carrier.coalesced);
     const before = carrier.bytes;
     carrier.body = JSON.stringify(carrier.event);

@@ -8,13 +8,12 @@ const MAX_RANGES = 64;
 
 /**
  * The seqs an event says were coalesced away before it, as inclusive `[from, to]` ranges
- * sorted by `from`, or `undefined` when it carries no valid marker. Only `progress`,
- * `trigger_fired` and `watch_event` may carry one; only ranges of positive integers below the
- * event's own seq count (anything else is ignored, so a malformed marker never hides a gap it
- * does not name).
+ * sorted by `from`, or `undefined` when it carries no valid marker. Any event type may carry
+ * one (a terminal event names what was coalesced right before the task ended); only ranges of
+ * positive integers below the event's own seq count (anything else is ignored, so a malformed
+ * marker never hides a gap it does not name). The key stays in the payload handed to `onEvent`.
  */
 export function coalescedSeqsOf(event: TaskEvent): [number, number][] | undefined {
-  if (event.type === 'task_done' || event.type === 'task_failed') return undefined;
   const raw = (event.payload as Record<string, unknown> | undefined)?.[COALESCED_SEQS_KEY];
   if (!Array.isArray(raw) || raw.length === 0) return undefined;
   const ranges: [number, number][] = [];

@@ -18,6 +18,9 @@ interface TaskBook {
   delivered: Set<number>;
   named: Set<number>;
   gaps: Set<number>;
+  /** Seqs the poster coalesced, and the ones it dropped for good (any other reason). */
+  coalesced: Set<number>;
+  dropped: Set<number>;
   done: number;
 }
 
@@ -27,7 +30,10 @@ describe('overload policy end to end (issue 17)', () => {
     const book = (task: string): TaskBook => {
       let b = books.get(task);
       if (!b) {
-        b = { posted: 0, delivered: new Set(), named: new Set(), gaps: new Set(), done: 0 };
+        b = {
+          ...{ posted: 0, delivered: new Set<number>(), named: new Set<number>(), gaps: new Set<number>() },
+          ...{ coalesced: new Set<number>(), dropped: new Set<number>(), done: 0 },
+        };
         books.set(task, b);
       }
       return b;
@@ -55,6 +61,7 @@ describe('overload policy end to end (issue 17)', () => {
     const queue = (poster as unknown as { queue: { waiting: { count(cls: string): number } } }).queue;
     let droppedWhileProgressWaited = 0;
     poster.subscribeDrops((e, reason) => {
+      book(e.task_id)[reason === 'coalesced' ? 'coalesced' : 'dropped'].add(e.seq);
       if (reason === 'coalesced') return;
       const kind = `${e.type}:${reason}`;
       dropKinds.set(kind, (dropKinds.get(kind) ?? 0) + 1);
@@ -89,12 +96,18 @@ describe('overload policy end to end (issue 17)', () => {
       for (const [task, b] of books) {
         for (let seq = 1; seq <= b.posted; seq += 1) {
           const delivered = b.delivered.has(seq);
-          // Honest: every seq is delivered, named by a marker, or reported as a gap — and a gap
-          // or a marker never covers a delivered seq, nor a gap a named one.
-          const accounted = Number(delivered) + Number(b.named.has(seq)) + Number(b.gaps.has(seq));
-          if (accounted !== 1)
+          const named = b.named.has(seq);
+          // A gap report spans expected..got-1 and may enclose named seqs: those are not missing.
+          const missing = b.gaps.has(seq) && !named;
+          // Honest: every seq is delivered, named by a marker, or reported missing — a marker or a
+          // gap never covers a delivered seq; the named seqs are exactly the coalesced ones and
+          // the missing ones exactly those the poster dropped for good.
+          const accounted = Number(delivered) + Number(named) + Number(missing);
+          const honest = accounted === 1 && named === b.coalesced.has(seq) && missing === b.dropped.has(seq);
+          if (!honest)
             throw new Error(
-              `${task} seq ${seq}: delivered ${delivered}, named ${b.named.has(seq)}, gap ${b.gaps.has(seq)}`,
+              `${task} seq ${seq}: delivered ${delivered}, named ${named}, gap ${b.gaps.has(seq)}, ` +
+                `coalesced ${b.coalesced.has(seq)}, dropped ${b.dropped.has(seq)}`,
             );
         }
       }

@@ -69,6 +69,21 @@ describe('event receiver with a shared seq state (seqState.store)', () => {
     expect(running[0]!.receiver.stats().coalesced).toBe(3);
   });
 
+  it('honours a marker on a terminal event with a shared store too', async () => {
+    const url = await start(new InMemorySeqStateStore());
+    await postEvent(url, makeEvent({ task_id: 'slee-end', seq: 1 }));
+    const done = makeEvent({
+      task_id: 'slee-end',
+      seq: 4,
+      type: 'task_done',
+      payload: { result: {}, rvc_coalesced_seqs: [[2, 3]] },
+    });
+    expect((await postEvent(url, done)).status).toBe(200);
+    expect(gaps).toEqual([]);
+    expect(running[0]!.receiver.stats()).toMatchObject({ coalesced: 2, gaps: 0 });
+    expect(running[0]!.receiver.openTasks()).toEqual([]);
+  });
+
   it('refuses an event with 503 + Retry-After when the store cannot answer, without delivering it', async () => {
     const down: SeqStateStore = {
       begin: (): SeqBegin => ({ state: 'unavailable', retryAfterS: 7 }),

@@ -18,6 +18,8 @@ describe('event receiver seq tracking', () => {
   let gaps: SeqGap[];
   let logger: MemoryLogger;
   let refuseSeq: number | undefined;
+  /** The payload `onEvent` got, by `task_id:seq`. */
+  let payloads: Map<string, unknown>;
 
   const start = async (
     options: { holdMs?: number; maxTasks?: number; finishedTtlS?: number } = {},
@@ -27,6 +29,7 @@ describe('event receiver seq tracking', () => {
       onEvent: (event, context) => {
         if (event.seq === refuseSeq) throw new Error('not now');
         delivered.push({ seq: event.seq, task: event.task_id, late: context.late });
+        payloads.set(`${event.task_id}:${event.seq}`, event.payload);
       },
       onGap: (gap) => {
         gaps.push(gap);
@@ -48,6 +51,7 @@ describe('event receiver seq tracking', () => {
     gaps = [];
     logger = new MemoryLogger();
     refuseSeq = undefined;
+    payloads = new Map();
   });
 
   afterEach(async () => {
@@ -81,14 +85,53 @@ describe('event receiver seq tracking', () => {
         },
       });
       expect(gaps).toEqual([expect.objectContaining({ expected: 3, got: 5 })]);
-      // Malformed markers and markers on terminal events name nothing.
+      // A malformed marker names nothing.
       await post(8, { payload: { rvc_coalesced_seqs: 'everything' } });
-      await post(10, { type: 'task_done', payload: { result: {}, rvc_coalesced_seqs: [[9, 9]] } });
       expect(gaps.map((g) => [g.expected, g.got])).toEqual([
         [3, 5],
         [6, 8],
-        [9, 10],
       ]);
+    });
+
+    it('honours a marker on a terminal event like one on progress', async () => {
+      await start();
+      await post(1);
+      await post(2, { type: 'trigger_fired', payload: { trigger: {} } });
+      // The task's newest progress (3) was coalesced right before its end: task_done names it.
+      const done = await post(4, {
+        type: 'task_done',
+        payload: { result: { ok: true }, rvc_coalesced_seqs: [[3, 3]] },
+      });
+      expect(done.status).toBe(200);
+      const failed = makeEvent({
+        task_id: 'slee-000002',
+        seq: 9,
+        type: 'task_failed',
+        payload: {
+          error_code: 'E',
+          message: 'm',
+          recoverable: false,
+          suggestions: [],
+          rvc_coalesced_seqs: [[1, 8]],
+        },
+      });
+      expect((await postEvent(server.url, failed, { nowMs: clock.now() })).status).toBe(200);
+      expect(gaps).toEqual([]);
+      expect(receiver.stats()).toMatchObject({ gaps: 0, coalesced: 9 });
+      expect(receiver.openTasks()).toEqual([]);
+      // The key reaches onEvent as sent, for every event type (the app strips it if it compares payloads).
+      expect(payloads.get('slee-000001:4')).toEqual({ result: { ok: true }, rvc_coalesced_seqs: [[3, 3]] });
+    });
+
+    it('still reports a gap on a terminal event for the seqs its marker does not name', async () => {
+      await start();
+      await post(1);
+      await post(5, {
+        type: 'task_failed',
+        payload: { error_code: 'E', message: 'm', rvc_coalesced_seqs: [[3, 4]] },
+      });
+      expect(gaps.map((g) => [g.expected, g.got])).toEqual([[2, 5]]);
+      expect(receiver.stats()).toMatchObject({ gaps: 1, coalesced: 2 });
     });
 
     it('lets an early event through once the marked event arrives (in-order mode)', async () => {
