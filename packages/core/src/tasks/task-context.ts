@@ -37,10 +37,13 @@ function jsonArgument(value: unknown, argument: string, example: string): JsonOb
 
 /** The {@link TaskContext} the TaskManager hands to a task body. */
 export class ManagedTaskContext implements TaskContext {
-  private trackerState: TriggerTracker | undefined = undefined;
-  private control: TaskControl | undefined = undefined;
+  readonly taskId: string;
+  readonly tool: string;
+  readonly triggers: readonly Trigger[];
   // Fields are initialized so that they live in the object (added later, they would take a
   // separate property array per task).
+  private trackerState: TriggerTracker | undefined = undefined;
+  private control: TaskControl | undefined = undefined;
   /** The pending sleep (see {@link sleep}), and the one timer callback and cancel hook of all of them. */
   private sleepResolve: (() => void) | undefined = undefined;
   private sleepReject: ((reason: unknown) => void) | undefined = undefined;
@@ -51,18 +54,10 @@ export class ManagedTaskContext implements TaskContext {
     private readonly host: TaskHost,
     private readonly lifecycle: TaskEmitter,
     private readonly record: TaskRecord,
-  ) {}
-
-  get taskId(): string {
-    return this.record.id;
-  }
-
-  get tool(): string {
-    return this.record.tool;
-  }
-
-  get triggers(): readonly Trigger[] {
-    return this.record.triggers;
+  ) {
+    this.taskId = record.id;
+    this.tool = record.tool;
+    this.triggers = record.triggers;
   }
 
   /** Built on first use: a task without triggers that never fires one by hand needs none. */
