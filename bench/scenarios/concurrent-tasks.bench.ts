@@ -21,6 +21,10 @@ export interface ScaleReport {
   readonly http?: ScaleResult;
   /** 50,000 tasks (full mode), in memory. */
   readonly large?: ScaleResult;
+  /** The SDK floor (a hand-written SDK server's background loops) at the defaults' task count. */
+  readonly floor?: ScaleResult;
+  /** The SDK floor at 50,000 tasks (full mode): what the large run's last event is compared to. */
+  readonly largeFloor?: ScaleResult;
   readonly cappedFlag: string;
   readonly checks: ScaleCheck[];
 }
@@ -36,11 +40,12 @@ const IN_FLIGHT = 64;
 async function runChild(
   tasks: number,
   nodeFlags: readonly string[],
-  options: { stepMs?: number; receiverUrl?: string } = {},
+  options: { stepMs?: number; receiverUrl?: string; floor?: boolean } = {},
 ): Promise<ScaleResult> {
   const args = [String(tasks), String(options.stepMs ?? STEP_MS), String(IN_FLIGHT)];
   if (options.receiverUrl) args.push(options.receiverUrl);
-  const child = fork(new URL('./concurrent-tasks.child.js', import.meta.url), args, {
+  const script = options.floor ? './concurrent-tasks-sdk.child.js' : './concurrent-tasks.child.js';
+  const child = fork(new URL(script, import.meta.url), args, {
     execArgv: ['--expose-gc', ...nodeFlags],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -69,11 +74,16 @@ export async function concurrentTaskBenchmark(ctx: BenchContext): Promise<ScaleR
     ctx.log(`${tasks} concurrent tasks again with ${CAPPED_HEAP_FLAG}`);
     capped = await runChild(tasks, [CAPPED_HEAP_FLAG]);
   }
+  ctx.log(`${tasks} background loops on a hand-written SDK server (the floor, fresh process)`);
+  const floor = await runChild(tasks, [], { floor: true });
   const http = await httpRun(ctx, sized(ctx, 1000, 10_000));
   let large: ScaleResult | undefined;
+  let largeFloor: ScaleResult | undefined;
   if (!ctx.quick) {
     ctx.log(`${LARGE_TASKS} concurrent tasks, 10 progress events ${LARGE_STEP_MS} ms apart (node defaults)`);
     large = await runChild(LARGE_TASKS, [], { stepMs: LARGE_STEP_MS });
+    ctx.log(`${LARGE_TASKS} background loops on a hand-written SDK server (the floor)`);
+    largeFloor = await runChild(LARGE_TASKS, [], { stepMs: LARGE_STEP_MS, floor: true });
   }
   const runs = capped ? [defaults, capped] : [defaults];
   const lost = runs.reduce((n, r) => n + r.lost, 0);
@@ -120,14 +130,18 @@ export async function concurrentTaskBenchmark(ctx: BenchContext): Promise<ScaleR
     },
     { metric: 'events out of seq order', value: reordered, unit: '', target: '0', pass: reordered === 0 },
     perTaskCheck(defaults, 'node defaults, in memory'),
+    floorCheck(floor),
     ...httpChecks(http.result, http.outOfOrder, http.badSignatures, http.coalescedNamed),
     ...(large ? largeChecks(large) : []),
+    ...(large && largeFloor ? [lastEventCheck(large, largeFloor)] : []),
   );
   return {
     defaults,
     ...(capped ? { capped } : {}),
     http: http.result,
     ...(large ? { large } : {}),
+    floor,
+    ...(largeFloor ? { largeFloor } : {}),
     cappedFlag: CAPPED_HEAP_FLAG,
     checks,
   };
@@ -151,6 +165,31 @@ function perTaskCheck(run: ScaleResult, what: string): ScaleCheck {
     unit: 'KB',
     target: '<= 12 KB',
     pass: value <= 12,
+  };
+}
+
+/** What a hand-written SDK server pays per running background loop: the floor of the row above. */
+function floorCheck(run: ScaleResult): ScaleCheck {
+  return {
+    metric: `SDK floor: peak RSS growth per running loop (${run.tasks}, hand-written SDK server)`,
+    value: kbPerTask(run),
+    unit: 'KB',
+    target: 'informational',
+    pass: true,
+  };
+}
+
+/** The last event's arrival at 50,000 tasks, against the same loops on a hand-written SDK server. */
+function lastEventCheck(run: ScaleResult, floor: ScaleResult): ScaleCheck {
+  const ratio = run.allDeliveredMs / floor.allDeliveredMs;
+  return {
+    metric:
+      `last event at ${run.tasks} tasks vs the SDK floor ` +
+      `(${run.allDeliveredMs.toFixed(0)} ms / ${floor.allDeliveredMs.toFixed(0)} ms)`,
+    value: ratio,
+    unit: 'x',
+    target: '<= 1.1x',
+    pass: ratio <= 1.1,
   };
 }
 

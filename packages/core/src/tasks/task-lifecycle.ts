@@ -15,6 +15,9 @@ import { FinishedQueue } from './task-retention.js';
 import { type TaskInfo } from '../models/task-info.model.js';
 import { type TaskBody, type TaskContext, type TaskOrigin } from './task.types.js';
 
+/** Awaited first by {@link TaskLifecycle.run}: one microtask, shared by every task. */
+const BEFORE_BODY: Promise<void> = Promise.resolve();
+
 /** What a {@link TaskLifecycle} needs. */
 export interface TaskLifecycleParts {
   readonly serverName: string;
@@ -90,25 +93,44 @@ export class TaskLifecycle {
     return true;
   }
 
-  /** Runs the body (unless cancelled before it started) and records its outcome. */
+  /**
+   * Runs the body on a later microtask (the caller of `start` has the TaskInfo before any event),
+   * unless cancelled before it started, and records its outcome. Never rejects: a bookkeeping
+   * failure is logged and fails the task. One async function per task, nothing else retained
+   * while the body runs (no promise chain, no closures).
+   */
   async run(record: TaskRecord, body: TaskBody, ctx: TaskContext): Promise<void> {
-    if (record.finished) {
-      record.bodySettled = true; // cancelled before it started: the body never runs
-      return;
-    }
-    let value: unknown;
-    let written: void | Promise<void>;
+    await BEFORE_BODY;
     try {
-      value = await body(ctx);
-    } catch (error) {
+      if (record.finished) {
+        record.bodySettled = true; // cancelled before it started: the body never runs
+        return;
+      }
+      let value: unknown;
+      let written: void | Promise<void>;
+      try {
+        value = await body(ctx);
+      } catch (error) {
+        this.bodyStopped(record);
+        written = this.onBodyError(record, error);
+        if (written) await written; // the task ends once its terminal event is durable
+        return;
+      }
       this.bodyStopped(record);
-      written = this.onBodyError(record, error);
-      if (written) await written; // the task ends once its terminal event is durable
-      return;
+      written = this.onBodyResult(record, value);
+      if (written) await written;
+    } catch (error) {
+      this.bookkeepingFailed(record, error);
     }
+  }
+
+  private bookkeepingFailed(record: TaskRecord, error: unknown): void {
+    this.parts.logger.error('task bookkeeping failed', { task_id: record.id, error: errorMessage(error) });
+    // A hostile outcome (a thrown Proxy, a throwing getter) must not leave the task running.
     this.bodyStopped(record);
-    written = this.onBodyResult(record, value);
-    if (written) await written;
+    if (record.finished) return;
+    const why = `the task body of "${record.tool}" threw a value that cannot be inspected (${errorMessage(error)})`;
+    this.finish(record, 'failed', internalFailure(why));
   }
 
   /** Records that the body settled; a cancelled task's TaskInfo stops saying `body_running`. */

@@ -11,11 +11,11 @@ import { ManagedTaskContext, type TaskHost } from './task-context.js';
 import { TaskLifecycle } from './task-lifecycle.js';
 import { TaskCancelledError, TaskManagerClosedError } from './task.error.js';
 import { newTaskId, taskIdPrefix } from './task-id.js';
-import { deepFreeze, errorMessage } from './task-json.util.js';
+import { deepFreeze } from './task-json.util.js';
 import { freezeOrigin } from './task-origin.js';
 import { resolveTaskManagerOptions, type TaskManagerOptions } from './task-manager.options.js';
 import { TaskRecord } from './task-record.js';
-import { awaitCancelledBody, internalFailure, waitAtMost } from './task-outcome.js';
+import { awaitCancelledBody, waitAtMost } from './task-outcome.js';
 import { ManagedTaskControl, type TaskControl } from './task-control.js';
 import { checkStartArguments, checkStates } from './task-arguments.js';
 import { type StartTaskOptions, type TaskBody, type TaskListener } from './task.types.js';
@@ -88,16 +88,8 @@ export class TaskManager implements TaskHost {
     const id = newTaskId(this.idPrefix, (candidate) => lifecycle.tasks.has(candidate));
     const record = new TaskRecord(id, this.serverName, tool, copies, estimate, this.clock.now());
     const ctx = new ManagedTaskContext(this, lifecycle, record);
-    record.settled = Promise.resolve()
-      .then(() => lifecycle.run(record, body, ctx))
-      .catch((error: unknown) => {
-        this.logger.error('task bookkeeping failed', { task_id: id, error: errorMessage(error) });
-        // A hostile outcome (a thrown Proxy, a throwing getter) must not leave the task running.
-        lifecycle.bodyStopped(record);
-        if (record.finished) return;
-        const why = `the task body of "${tool}" threw a value that cannot be inspected (${errorMessage(error)})`;
-        lifecycle.finish(record, 'failed', internalFailure(why));
-      });
+    // One async call (no promise chain, no closures): the body starts on a later microtask.
+    record.settled = lifecycle.run(record, body, ctx);
     // Observers see `started` (with the origin) now, before the body can emit any event.
     const info = record.snapshot(); // one snapshot: the `started` observers' and the caller's
     lifecycle.started(record, frozenOrigin, info);

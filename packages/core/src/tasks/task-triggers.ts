@@ -14,7 +14,7 @@ function repeats(trigger: JsonObject): boolean {
 export class TriggerTracker {
   private readonly fired: boolean[];
   private keys: string[] | undefined;
-  private readonly firedOutside = new Set<string>();
+  private firedOutside: Set<string> | undefined;
   private warned: Set<string> | undefined;
 
   constructor(private readonly triggers: readonly Trigger[]) {
@@ -55,6 +55,7 @@ export class TriggerTracker {
     }
     if (firstEqual >= 0) return this.canFire(firstEqual) ? this.triggers[firstEqual] : undefined;
     if (repeats(trigger)) return trigger;
+    this.firedOutside ??= new Set();
     if (this.firedOutside.has(key)) return undefined;
     this.firedOutside.add(key);
     return trigger;
