@@ -99,7 +99,11 @@ export { InMemoryEventOutbox } from './events/in-memory-event.outbox.js';
 export { checkSigningOptions, HttpEventTransport, parseRetryAfter } from './events/http-event.transport.js';
 export type { HttpEventTransportOptions } from './events/http-event.transport.js';
 export { InMemoryEventTransport } from './events/in-memory-event.transport.js';
-export type { DeliveryHandler, RecordedDelivery } from './events/in-memory-event.transport.js';
+export type {
+  DeliveryHandler,
+  InMemoryEventTransportOptions,
+  RecordedDelivery,
+} from './events/in-memory-event.transport.js';
 export { NoopEventTransport } from './events/noop-event.transport.js';
 export { redactUrlCredentials } from './events/url-redaction.js';
 export {

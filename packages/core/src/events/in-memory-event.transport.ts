@@ -9,6 +9,15 @@ export interface RecordedDelivery extends EventDelivery {
   readonly outcome: DeliveryOutcome;
 }
 
+/** Options of {@link InMemoryEventTransport}. */
+export interface InMemoryEventTransportOptions {
+  /**
+   * Keep `deliveries`, `events` and `attempts` (default true). `false` for a long-running sink
+   * whose handler checks each delivery itself (a soak, a benchmark): nothing is kept after it.
+   */
+  readonly record?: boolean;
+}
+
 const SCRIPTED_FAILURE: DeliveryOutcome = { ok: false, status: 503, error: 'HTTP 503 (scripted)' };
 
 /**
@@ -26,9 +35,11 @@ export class InMemoryEventTransport implements EventTransport {
   private handler: DeliveryHandler | undefined;
   private scripted: DeliveryOutcome[] = [];
   private closedFlag = false;
+  private readonly record: boolean;
 
-  constructor(handler?: DeliveryHandler) {
+  constructor(handler?: DeliveryHandler, options: InMemoryEventTransportOptions = {}) {
     this.handler = handler;
+    this.record = options.record ?? true;
   }
 
   /** True once {@link close} was called. */
@@ -54,10 +65,11 @@ export class InMemoryEventTransport implements EventTransport {
   }
 
   async send(delivery: EventDelivery): Promise<DeliveryOutcome> {
-    this.attempts.push(delivery);
+    if (this.record) this.attempts.push(delivery);
     const scripted = this.scripted.shift();
     const outcome: DeliveryOutcome =
       scripted ?? (this.handler ? await this.handler(delivery) : { ok: true, status: 200 });
+    if (!this.record) return outcome;
     this.deliveries.push({ ...delivery, outcome });
     if (outcome.ok) this.events.push(delivery.event);
     return outcome;

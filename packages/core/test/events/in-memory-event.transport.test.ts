@@ -36,6 +36,22 @@ describe('InMemoryEventTransport', () => {
     expect(transport.events).toHaveLength(1);
   });
 
+  it('with record: false keeps nothing, while its handler and script still decide each outcome', async () => {
+    const seen: number[] = [];
+    const transport = new InMemoryEventTransport(
+      (d) => {
+        seen.push(d.event.seq);
+        return d.event.seq === 2 ? { ok: false, status: 500, error: 'HTTP 500' } : { ok: true, status: 200 };
+      },
+      { record: false },
+    ).failNext(1);
+    await expect(transport.send(delivery(1))).resolves.toMatchObject({ ok: false, status: 503 });
+    await expect(transport.send(delivery(2))).resolves.toEqual({ ok: false, status: 500, error: 'HTTP 500' });
+    await expect(transport.send(delivery(3))).resolves.toEqual({ ok: true, status: 200 });
+    expect(seen).toEqual([2, 3]);
+    expect([transport.attempts, transport.deliveries, transport.events]).toEqual([[], [], []]);
+  });
+
   it('records close()', async () => {
     const transport = new InMemoryEventTransport();
     expect(transport.closed).toBe(false);
