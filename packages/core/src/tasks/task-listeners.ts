@@ -67,19 +67,24 @@ export class TaskListeners {
 class RecordChange implements TaskChange {
   readonly taskId: string;
   readonly state: TaskChange['state'];
+  // Private slots, not properties: a listener that spreads or logs a change sees only its fields.
+  readonly #record: TaskRecord;
+  #snapshot: TaskInfo | undefined;
 
   constructor(
     readonly kind: TaskChange['kind'],
-    private readonly record: TaskRecord,
+    record: TaskRecord,
     readonly event: TaskEvent | undefined,
     readonly origin: TaskOrigin | undefined,
-    private snapshot: TaskInfo | undefined,
+    snapshot: TaskInfo | undefined,
   ) {
     this.taskId = record.id;
     this.state = record.state;
+    this.#record = record;
+    this.#snapshot = snapshot;
   }
 
   get task(): TaskInfo {
-    return (this.snapshot ??= this.record.snapshot());
+    return (this.#snapshot ??= this.#record.snapshot());
   }
 }

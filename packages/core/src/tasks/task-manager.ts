@@ -8,6 +8,7 @@ import { type TriggerRegistry } from '../triggers/trigger.registry.js';
 import { validateTriggers } from '../triggers/trigger.validation.js';
 import { type Trigger } from '../triggers/trigger.types.js';
 import { ManagedTaskContext, type TaskHost } from './task-context.js';
+import { errorMessage } from './task-json.util.js';
 import { TaskLifecycle } from './task-lifecycle.js';
 import { TaskCancelledError, TaskManagerClosedError } from './task.error.js';
 import { newTaskId, taskIdPrefix } from './task-id.js';
@@ -161,7 +162,19 @@ export class TaskManager implements TaskHost {
    * replica sees it as it sees any event. Returns the sink's durable write when it has one.
    */
   relay(event: TaskEvent, task: TaskInfo): void | Promise<void> {
-    const written = this.poster.post(event);
+    let written: void | Promise<void> = undefined;
+    try {
+      written = this.poster.post(event);
+    } catch (error) {
+      // As for a task's own events: a throwing sink loses this event, never the observers' view.
+      this.logger.error(
+        `the event sink threw on relayed ${event.type} of task ${event.task_id}; event lost`,
+        {
+          task_id: event.task_id,
+          error: errorMessage(error),
+        },
+      );
+    }
     this.lifecycle.listeners.notifyRelayed(event, task);
     return written;
   }

@@ -3,6 +3,7 @@ import {
   MemoryLogger,
   TaskArgumentError,
   TaskError,
+  TaskEvent,
   TaskFailure,
   TaskInfo,
   TaskManager,
@@ -340,6 +341,54 @@ describe('TaskManager lifecycle', () => {
     );
     expect(final.state).toBe('succeeded');
     expect(logger.at('error', 'event sink threw')).toHaveLength(2);
+  });
+
+  it('hands observers changes whose own fields are only the public ones (the record stays private)', async () => {
+    const { manager } = setup();
+    const keys: string[][] = [];
+    manager.onChange((change) => keys.push(Object.keys(change).sort()));
+    const info = manager.start('t', async () => ({ ok: 1 }));
+    await finished(manager, info.task_id);
+    expect(keys[0]).toEqual(['event', 'kind', 'origin', 'state', 'taskId']);
+    expect(keys.every((k) => !k.includes('record') && !k.includes('snapshot'))).toBe(true);
+    await manager.aclose({ flush: false });
+  });
+
+  it('relays an event to observers even when the sink throws, and logs the loss', async () => {
+    const logger = new MemoryLogger();
+    const manager = new TaskManager({
+      serverName: 'nav',
+      logger,
+      poster: {
+        post: () => {
+          throw new Error('sink down');
+        },
+      },
+    });
+    const seen: string[] = [];
+    manager.onChange((change) => seen.push(`${change.kind}:${change.relayed ? 'relayed' : 'own'}`));
+    const event = TaskEvent.create({
+      event_id: 'e-relay-1',
+      task_id: 'nav-lost01',
+      server: 'nav',
+      tool: 't',
+      type: 'task_failed',
+      seq: 3,
+      ts: new Date(Date.UTC(2026, 0, 1)),
+      payload: { error_code: 'REPLICA_LOST', message: 'lost', recoverable: true, suggestions: [] },
+    });
+    const info = TaskInfo.create({
+      task_id: 'nav-lost01',
+      server: 'nav',
+      tool: 't',
+      state: 'failed',
+      created_at: new Date(Date.UTC(2026, 0, 1)),
+      updated_at: new Date(Date.UTC(2026, 0, 1)),
+    });
+    expect(() => manager.relay(event, info)).not.toThrow();
+    expect(seen).toEqual(['event:relayed']);
+    expect(logger.at('error', 'threw on relayed task_failed of task nav-lost01')).toHaveLength(1);
+    await manager.aclose({ flush: false });
   });
 
   it('validates start arguments, starting nothing', () => {

@@ -297,6 +297,12 @@ export class TaskStoreBridge {
       this.parts.poster.post(event); // a record this version cannot read: delivered, not observed
       return;
     }
-    void this.parts.taskManager.relay(event, info);
+    const written = this.parts.taskManager.relay(event, info);
+    written?.catch((error: unknown) =>
+      this.parts.logger.error('could not write the relayed task_failed of a lost replica', {
+        task_id: task.task_id,
+        error: String(error),
+      }),
+    );
   }
 }
