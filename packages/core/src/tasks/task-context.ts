@@ -40,7 +40,7 @@ export class ManagedTaskContext implements TaskContext {
   readonly taskId: string;
   readonly tool: string;
   readonly triggers: readonly Trigger[];
-  private readonly tracker: TriggerTracker;
+  private trackerView: TriggerTracker | undefined;
   private control: TaskControl | undefined;
 
   constructor(
@@ -51,7 +51,11 @@ export class ManagedTaskContext implements TaskContext {
     this.taskId = record.id;
     this.tool = record.tool;
     this.triggers = record.triggers;
-    this.tracker = new TriggerTracker(record.triggers);
+  }
+
+  /** Built on first use: most bodies fire no trigger. */
+  private get tracker(): TriggerTracker {
+    return (this.trackerView ??= new TriggerTracker(this.record.triggers));
   }
 
   /** Created on first use: Node builds an AbortSignal lazily, and that costs ~5 µs per task start. */
@@ -129,10 +133,10 @@ export class ManagedTaskContext implements TaskContext {
         reject(reason);
       };
       const handle = clock.setTimeout(() => {
-        record.cancelHooks.delete(wake);
+        record.cancelHooks?.delete(wake);
         resolve();
       }, ms);
-      record.cancelHooks.add(wake);
+      (record.cancelHooks ??= new Set()).add(wake);
     });
   }
 

@@ -6,7 +6,6 @@ import { type Trigger } from '../triggers/trigger.types.js';
 
 /** The TaskManager's mutable state of one task. Internal: callers only ever see TaskInfo snapshots. */
 export class TaskRecord {
-  readonly controller = new AbortController();
   state: TaskState = 'running';
   updatedAtMs: number;
   /** Last progress payload, result and failure: frozen JSON copies, safe to share with snapshots. */
@@ -28,8 +27,12 @@ export class TaskRecord {
   /**
    * The pending `ctx.sleep` calls, woken by {@link cancel}: a Set entry per sleep is much cheaper
    * than an AbortSignal listener per sleep (profiled at 10 000 sleeping tasks: ~1 KB and ~5 µs each).
+   * Created by the first sleep.
    */
-  readonly cancelHooks = new Set<(reason: unknown) => void>();
+  cancelHooks: Set<(reason: unknown) => void> | undefined;
+  /** Created on first read of {@link controller}: most bodies never read `ctx.signal`. */
+  private abortController: AbortController | undefined;
+  private abortRequested = false;
 
   constructor(
     readonly id: string,
@@ -43,12 +46,27 @@ export class TaskRecord {
     this.updatedAtMs = createdAtMs;
   }
 
+  /**
+   * The task's abort controller, built on first use (an AbortController per start cost ~1 µs and
+   * its garbage on every task); built after a cancel, it is already aborted with the cancel reason.
+   */
+  get controller(): AbortController {
+    if (this.abortController) return this.abortController;
+    const controller = new AbortController();
+    if (this.abortRequested) controller.abort(this.cancelReason);
+    this.abortController = controller;
+    return controller;
+  }
+
   /** Aborts the task's signal with `reason` and rejects its pending sleeps. */
   cancel(reason: unknown): void {
     this.cancelReason ??= reason;
-    if (!this.controller.signal.aborted) this.controller.abort(reason);
-    const hooks = [...this.cancelHooks];
-    this.cancelHooks.clear();
+    this.abortRequested = true;
+    const controller = this.abortController;
+    if (controller && !controller.signal.aborted) controller.abort(this.cancelReason);
+    const hooks = this.cancelHooks;
+    if (!hooks || hooks.size === 0) return;
+    this.cancelHooks = undefined;
     for (const hook of hooks) hook(reason);
   }
 
