@@ -93,7 +93,8 @@ export class TaskRecord {
       progress: this.progress,
       result: this.result,
       failure: this.failure ? TaskFailure.create(this.failure) : null,
-      ...(this.bodyRunningAfterCancel ? { body_running: true, overran_grace: this.overranGrace } : {}),
+      body_running: this.bodyRunningAfterCancel,
+      overran_grace: this.overranGrace,
     });
   }
 }
