@@ -173,39 +173,62 @@ export function jsonSafetyProblem(
   limits: JsonSafetyLimits,
   path: string,
 ): string | undefined {
-  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path, depth: 0 }];
+  // Paths are built only for a problem: a walk of safe JSON allocates one small item per value.
+  const stack: SafetyItem[] = [{ value, depth: 0, parent: undefined, step: '' }];
   let bytes = 0;
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
     const current = item.value;
     if (typeof current === 'string') bytes += current.length + 2;
     else if (current === null || typeof current !== 'object') bytes += 8;
     else if (item.depth >= limits.maxDepth) {
-      return `${item.path || 'value'}: nested deeper than ${limits.maxDepth} levels`;
+      return `${pathOf(item, path) || 'value'}: nested deeper than ${limits.maxDepth} levels`;
     } else if (Array.isArray(current)) {
       bytes += 2 + current.length;
       for (let i = current.length - 1; i >= 0; i -= 1)
-        stack.push({ value: current[i], path: childPath(item.path, `[${i}]`), depth: item.depth + 1 });
+        stack.push({ value: current[i], depth: item.depth + 1, parent: item, step: i });
     } else {
       bytes += 2;
       const keys = Object.keys(current);
       for (const key of keys) {
-        const at = childPath(item.path, `.${shortText(key, 40)}`);
-        if (FORBIDDEN_JSON_KEYS.has(key))
+        if (FORBIDDEN_JSON_KEYS.has(key)) {
+          const at = childPath(pathOf(item, path), keyStep(key));
           return `${at}: the key "${key}" is not allowed (it could pollute prototypes)`;
+        }
         bytes += key.length + 4;
       }
       for (let i = keys.length - 1; i >= 0; i -= 1) {
         const key = keys[i]!;
-        stack.push({
-          value: (current as Record<string, unknown>)[key],
-          path: childPath(item.path, `.${shortText(key, 40)}`),
-          depth: item.depth + 1,
-        });
+        const child = (current as Record<string, unknown>)[key];
+        stack.push({ value: child, depth: item.depth + 1, parent: item, step: key });
       }
     }
     if (bytes > limits.maxBytes) return `${path || 'value'}: more than ${limits.maxBytes} bytes of JSON`;
   }
   return undefined;
+}
+
+/** One value met by {@link jsonSafetyProblem}: its parent and its key or index there. */
+interface SafetyItem {
+  readonly value: unknown;
+  readonly depth: number;
+  readonly parent: SafetyItem | undefined;
+  readonly step: string | number;
+}
+
+/** The path of `item` under `root`, as the walk names it (`arguments.waypoints[2].x`). */
+function pathOf(item: SafetyItem, root: string): string {
+  const steps: (string | number)[] = [];
+  for (let at: SafetyItem | undefined = item; at?.parent !== undefined; at = at.parent) steps.push(at.step);
+  let path = root;
+  for (let i = steps.length - 1; i >= 0; i -= 1) {
+    const step = steps[i]!;
+    path = childPath(path, typeof step === 'number' ? `[${step}]` : keyStep(step));
+  }
+  return path;
+}
+
+function keyStep(key: string): string {
+  return `.${shortText(key, 40)}`;
 }
 
 function childPath(parent: string, step: string): string {

@@ -45,6 +45,20 @@ describe('jsonSafetyProblem (the one check for caller JSON)', () => {
     expect(problem.length).toBeLessThan(200);
   });
 
+  it('names the value at fault with the same path however deep or long', () => {
+    const long = 'k'.repeat(60);
+    expect(jsonSafetyProblem({ a: [1, { [long]: [{ prototype: 1 }] }] }, LIMITS, 'p')).toBe(
+      `p.a[1].${'k'.repeat(40)}... (60 characters)[0].prototype: the key "prototype" is not allowed (it could pollute prototypes)`,
+    );
+    const root = `arguments.${'y'.repeat(108)}`; // 118 characters: cut after `.a`
+    expect(jsonSafetyProblem({ a: { b: { c: 1, constructor: 2 } } }, LIMITS, root)).toBe(
+      `${root}.a…: the key "constructor" is not allowed (it could pollute prototypes)`,
+    );
+    expect(jsonSafetyProblem([[], [[[{ n: [[[[{}]]]] }]]]], LIMITS, '')).toBe(
+      '[1][0][0][0].n[0][0][0]: nested deeper than 8 levels',
+    );
+  });
+
   it('jsonPrefix cuts what it logs and never throws', () => {
     expect(jsonPrefix({ a: 'x'.repeat(10_000) }).length).toBeLessThan(260);
     const cyclic: Record<string, unknown> = {};
