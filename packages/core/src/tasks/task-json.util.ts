@@ -173,6 +173,75 @@ export function jsonSafetyProblem(
   limits: JsonSafetyLimits,
   path: string,
 ): string | undefined {
+  if (limits.maxDepth <= MAX_RECURSIVE_DEPTH) return new SafetyWalk(limits, path).visit(value, 0);
+  return iterativeSafetyProblem(value, limits, path);
+}
+
+/** Limits up to this depth are walked recursively (allocation-free); deeper ones with a stack. */
+const MAX_RECURSIVE_DEPTH = 1000;
+
+/**
+ * The recursive walk of {@link jsonSafetyProblem}, for the usual small `maxDepth` (32, 40): the
+ * recursion never goes deeper than the limit, and safe JSON costs no allocation but `Object.keys`.
+ * Visits values in the order of the iterative walk, so both find the same first problem.
+ */
+class SafetyWalk {
+  private bytes = 0;
+  /** Keys and indexes from the root to the value being visited: a path is built only for a problem. */
+  private readonly steps: (string | number)[] = [];
+
+  constructor(
+    private readonly limits: JsonSafetyLimits,
+    private readonly root: string,
+  ) {}
+
+  visit(value: unknown, depth: number): string | undefined {
+    if (typeof value === 'string') this.bytes += value.length + 2;
+    else if (value === null || typeof value !== 'object') this.bytes += 8;
+    else if (depth >= this.limits.maxDepth) {
+      return `${stepsPath(this.root, this.steps) || 'value'}: nested deeper than ${this.limits.maxDepth} levels`;
+    } else if (Array.isArray(value)) {
+      this.bytes += 2 + value.length;
+      return this.tooLarge() ?? this.children(value, undefined, depth);
+    } else {
+      this.bytes += 2;
+      const keys = Object.keys(value);
+      for (const key of keys) {
+        if (FORBIDDEN_JSON_KEYS.has(key)) {
+          const at = childPath(stepsPath(this.root, this.steps), keyStep(key));
+          return `${at}: the key "${key}" is not allowed (it could pollute prototypes)`;
+        }
+        this.bytes += key.length + 4;
+      }
+      return this.tooLarge() ?? this.children(value as Record<string, unknown>, keys, depth);
+    }
+    return this.tooLarge();
+  }
+
+  private children(
+    value: readonly unknown[] | Record<string, unknown>,
+    keys: readonly string[] | undefined,
+    depth: number,
+  ): string | undefined {
+    const count = keys ? keys.length : (value as readonly unknown[]).length;
+    for (let i = 0; i < count; i += 1) {
+      const step = keys ? keys[i]! : i;
+      this.steps.push(step);
+      const problem = this.visit((value as Record<string | number, unknown>)[step], depth + 1);
+      if (problem !== undefined) return problem;
+      this.steps.pop();
+    }
+    return undefined;
+  }
+
+  private tooLarge(): string | undefined {
+    const { maxBytes } = this.limits;
+    return this.bytes > maxBytes ? `${this.root || 'value'}: more than ${maxBytes} bytes of JSON` : undefined;
+  }
+}
+
+/** The iterative walk of {@link jsonSafetyProblem}: any depth limit, without exhausting the stack. */
+function iterativeSafetyProblem(value: unknown, limits: JsonSafetyLimits, path: string): string | undefined {
   // Paths are built only for a problem: a walk of safe JSON allocates one small item per value.
   const stack: SafetyItem[] = [{ value, depth: 0, parent: undefined, step: '' }];
   let bytes = 0;
@@ -219,11 +288,13 @@ interface SafetyItem {
 function pathOf(item: SafetyItem, root: string): string {
   const steps: (string | number)[] = [];
   for (let at: SafetyItem | undefined = item; at?.parent !== undefined; at = at.parent) steps.push(at.step);
+  return stepsPath(root, steps.reverse());
+}
+
+/** The path of the value reached from `root` by `steps` (keys and indexes, outermost first). */
+function stepsPath(root: string, steps: readonly (string | number)[]): string {
   let path = root;
-  for (let i = steps.length - 1; i >= 0; i -= 1) {
-    const step = steps[i]!;
-    path = childPath(path, typeof step === 'number' ? `[${step}]` : keyStep(step));
-  }
+  for (const step of steps) path = childPath(path, typeof step === 'number' ? `[${step}]` : keyStep(step));
   return path;
 }
 
