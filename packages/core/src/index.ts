@@ -4,6 +4,7 @@ import 'reflect-metadata';
 export { SCHEMA_VERSION, TASK_STATES, EVENT_TYPES, isTerminalState } from './models/schema.js';
 export type { TaskState, EventType } from './models/schema.js';
 export { isJsonObject } from './models/json.types.js';
+export { isoTime } from './models/iso-time.js';
 export type { JsonObject } from './models/json.types.js';
 export { TaskFailure } from './models/task-failure.model.js';
 export type { TaskFailureInit } from './models/task-failure.model.js';

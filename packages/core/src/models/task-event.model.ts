@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsDate, IsIn, IsInt, IsNotEmpty, IsObject, IsString, Min } from 'class-validator';
+import { isoTime } from './iso-time.js';
 import { type JsonObject } from './json.types.js';
 import { EVENT_TYPES, type EventType, SCHEMA_VERSION } from './schema.js';
 
@@ -88,7 +89,7 @@ export class TaskEvent {
       tool: this.tool,
       type: this.type,
       seq: this.seq,
-      ts: this.ts.toISOString(),
+      ts: isoTime(this.ts),
       payload: this.payload,
     };
   }

@@ -10,6 +10,7 @@ import {
   IsString,
   ValidateNested,
 } from 'class-validator';
+import { isoTime } from './iso-time.js';
 import { type JsonObject } from './json.types.js';
 import { TASK_STATES, type TaskState } from './schema.js';
 import { TaskFailure } from './task-failure.model.js';
@@ -133,8 +134,8 @@ export class TaskInfo {
       server: this.server,
       tool: this.tool,
       state: this.state,
-      created_at: this.created_at.toISOString(),
-      updated_at: this.updated_at.toISOString(),
+      created_at: isoTime(this.created_at),
+      updated_at: isoTime(this.updated_at),
       triggers: this.triggers,
       est_duration_s: this.est_duration_s,
       progress: this.progress,

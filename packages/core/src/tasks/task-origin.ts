@@ -27,9 +27,10 @@ export function freezeOrigin(origin: TaskOrigin | null | undefined): TaskOrigin 
   if (tags !== undefined && !(tags instanceof Map)) {
     throw new TaskArgumentError('origin.tags', `expected a Map keyed by symbols, got ${describeValue(tags)}`);
   }
-  return Object.freeze({
-    ...(sessionId !== undefined ? { sessionId } : {}),
-    ...(principal !== undefined ? { principal } : {}),
-    ...(tags !== undefined && tags.size > 0 ? { tags: new Map(tags) as ReadonlyMap<symbol, unknown> } : {}),
-  });
+  // Built by assignment, not spreads: this runs on every task start.
+  const copy: { sessionId?: string; principal?: string; tags?: ReadonlyMap<symbol, unknown> } = {};
+  if (sessionId !== undefined) copy.sessionId = sessionId;
+  if (principal !== undefined) copy.principal = principal;
+  if (tags !== undefined && tags.size > 0) copy.tags = new Map(tags);
+  return Object.freeze(copy);
 }

@@ -11,7 +11,6 @@ type CancelHook = (reason: unknown) => void;
 
 /** The TaskManager's mutable state of one task. Internal: callers only ever see TaskInfo snapshots. */
 export class TaskRecord {
-  readonly controller = new AbortController();
   state: TaskState = 'running';
   updatedAtMs: number;
   /** Last progress payload, result and failure: frozen JSON copies, safe to share with snapshots. */
@@ -37,6 +36,9 @@ export class TaskRecord {
    */
   private cancelHook: CancelHook | undefined = undefined;
   private cancelHookSet: Set<CancelHook> | undefined = undefined;
+  /** Created on first read of {@link controller}: most bodies never read `ctx.signal`. */
+  private abortController: AbortController | undefined = undefined;
+  private abortRequested = false;
 
   constructor(
     readonly id: string,
@@ -50,10 +52,25 @@ export class TaskRecord {
     this.updatedAtMs = createdAtMs;
   }
 
+  /**
+   * The task's abort controller, built on first use (an AbortController per start cost ~1 µs and
+   * its garbage on every task); built after a cancel, it is already aborted with the cancel reason.
+   */
+  get controller(): AbortController {
+    if (this.abortController) return this.abortController;
+    const controller = new AbortController();
+    if (this.abortRequested) controller.abort(this.cancelReason);
+    this.abortController = controller;
+    return controller;
+  }
+
   /** Aborts the task's signal with `reason` and rejects its pending sleeps. */
   cancel(reason: unknown): void {
     this.cancelReason ??= reason;
-    if (!this.controller.signal.aborted) this.controller.abort(reason);
+    this.abortRequested = true;
+    const controller = this.abortController;
+    if (controller && !controller.signal.aborted) controller.abort(this.cancelReason);
+    if (this.cancelHook === undefined && this.cancelHookSet === undefined) return;
     const hooks = this.cancelHookSet ? [...this.cancelHookSet] : [];
     if (this.cancelHook) hooks.unshift(this.cancelHook);
     this.cancelHook = undefined;
@@ -101,7 +118,8 @@ export class TaskRecord {
       progress: this.progress,
       result: this.result,
       failure: this.failure ? TaskFailure.create(this.failure) : null,
-      ...(this.bodyRunningAfterCancel ? { body_running: true, overran_grace: this.overranGrace } : {}),
+      body_running: this.bodyRunningAfterCancel,
+      overran_grace: this.overranGrace,
     });
   }
 }

@@ -47,4 +47,38 @@ describe('task JSON helpers', () => {
     expect(errorMessage(42)).toBe('42');
     expect(errorMessage(Object.create(null))).toBe('an object');
   });
+
+  it('gives flat objects the same frozen JSON form as the round trip, without it', () => {
+    const withGetter = Object.defineProperty({ a: 1 }, 'b', { get: () => 'got', enumerable: true });
+    const protoKey = JSON.parse('{"__proto__": 1, "x": 2}') as Record<string, unknown>;
+    const samples: Record<string, unknown>[] = [
+      { arrived: true },
+      { a: 'text', b: 1.5, c: -0, d: Number.NaN, e: Infinity, f: null, g: undefined, h: false },
+      { lone: '\ud800', quote: '"\\\n', [Symbol('s')]: 1 },
+      { big: 'x'.repeat(200_000) },
+      { nested: { a: [1, 2] }, after: 1 },
+      withGetter,
+      protoKey,
+      Object.assign(Object.create(null) as object, { z: 1, a: 2 }),
+      {},
+    ];
+    for (const sample of samples) {
+      const check = toFrozenJsonObject(sample);
+      if (!check.ok) throw new Error(check.problem);
+      expect(JSON.stringify(check.value)).toBe(JSON.stringify(sample));
+      expect(check.value).toStrictEqual(JSON.parse(JSON.stringify(sample)));
+      expect(Object.isFrozen(check.value)).toBe(true);
+      expect(check.value).not.toBe(sample);
+    }
+    const copy = toFrozenJsonObject(protoKey);
+    expect(copy.ok && Object.getPrototypeOf(copy.value)).toBe(Object.prototype);
+  });
+
+  it('still refuses a flat object whose JSON is over the byte limit', () => {
+    const check = toFrozenJsonObject({ a: '\u0001'.repeat(200_000) });
+    expect(check.ok).toBe(false);
+    expect(!check.ok && check.problem).toMatch(
+      /^got an object whose JSON is 1200008 bytes, over the 1000000-byte limit/,
+    );
+  });
 });

@@ -45,6 +45,36 @@ describe('jsonSafetyProblem (the one check for caller JSON)', () => {
     expect(problem.length).toBeLessThan(200);
   });
 
+  it('names the value at fault with the same path however deep or long', () => {
+    const long = 'k'.repeat(60);
+    expect(jsonSafetyProblem({ a: [1, { [long]: [{ prototype: 1 }] }] }, LIMITS, 'p')).toBe(
+      `p.a[1].${'k'.repeat(40)}... (60 characters)[0].prototype: the key "prototype" is not allowed (it could pollute prototypes)`,
+    );
+    const root = `arguments.${'y'.repeat(108)}`; // 118 characters: cut after `.a`
+    expect(jsonSafetyProblem({ a: { b: { c: 1, constructor: 2 } } }, LIMITS, root)).toBe(
+      `${root}.a…: the key "constructor" is not allowed (it could pollute prototypes)`,
+    );
+    expect(jsonSafetyProblem([[], [[[{ n: [[[[{}]]]] }]]]], LIMITS, '')).toBe(
+      '[1][0][0][0].n[0][0][0]: nested deeper than 8 levels',
+    );
+  });
+
+  it('walks a depth limit over 1000 without recursion, with the same answers', () => {
+    expect(jsonSafetyProblem(nested(100_000), { maxDepth: 5000, maxBytes: 1e9 }, 'arguments')).toMatch(
+      /^arguments\.n\.n.*…: nested deeper than 5000 levels$/,
+    );
+    const value = { a: [1, 'two', { b: [{ c: null }, { prototype: 3 }] }] };
+    const deepLimit = { maxDepth: 1001, maxBytes: 10_000 };
+    expect(jsonSafetyProblem(value, deepLimit, 'p')).toBe(jsonSafetyProblem(value, LIMITS, 'p'));
+    expect(jsonSafetyProblem(value, deepLimit, 'p')).toMatch(/^p\.a\[2\]\.b\[1\]\.prototype: /);
+    expect(jsonSafetyProblem(value, { maxDepth: 1001, maxBytes: 20 }, 'p')).toBe(
+      'p: more than 20 bytes of JSON',
+    );
+    expect(jsonSafetyProblem(value, { maxDepth: 8, maxBytes: 20 }, 'p')).toBe(
+      'p: more than 20 bytes of JSON',
+    );
+  });
+
   it('jsonPrefix cuts what it logs and never throws', () => {
     expect(jsonPrefix({ a: 'x'.repeat(10_000) }).length).toBeLessThan(260);
     const cyclic: Record<string, unknown> = {};

@@ -11,6 +11,16 @@ export const MAX_ARGUMENT_DEPTH = 32;
 export const MAX_ARGUMENT_BYTES = 1_000_000;
 
 /**
+ * The DTO instance of arguments the fast path covers and finds valid, synchronously (a call that
+ * takes it answers without the promise hops of {@link validateArguments}); undefined otherwise —
+ * then {@link validateArguments} decides and reports.
+ */
+export function fastArguments(dto: DtoClass | undefined, raw: unknown): object | undefined {
+  const input = raw ?? {};
+  return dto && isJsonObject(input) ? fastValidate(dto, input) : undefined;
+}
+
+/**
  * Transforms and validates the raw arguments of a tool call into an instance of its DTO.
  * Unknown properties, prototype-polluting keys and over-deep nesting are rejected.
  * @throws ToolArgumentsError naming each field and constraint.

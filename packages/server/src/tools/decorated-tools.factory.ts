@@ -14,7 +14,7 @@ import {
   type PlainToolDefinition,
   type ToolDefinition,
 } from '../metadata/definitions.types.js';
-import { validateArguments } from '../schema/argument.validator.js';
+import { fastArguments, validateArguments } from '../schema/argument.validator.js';
 import { type DtoSchemaBuilder, type JsonSchema } from '../schema/dto-schema.js';
 import { type RegisteredTool, type ToolCall } from './registered-tool.js';
 import { normalizeToolResult, taskInfoResult, toolErrorResult } from './tool-results.js';
@@ -68,7 +68,9 @@ export function plainTool(definition: PlainToolDefinition, deps: PlainToolDeps):
     longRunning: false,
     async call(raw: unknown, call: ToolCall): Promise<CallToolResult> {
       try {
-        const args = await validateArguments(definition.name, definition.dto, raw);
+        const args =
+          fastArguments(definition.dto, raw) ??
+          (await validateArguments(definition.name, definition.dto, raw));
         const context: ToolCallContext = {
           sessionId: call.session.id,
           signal: call.extra.signal,
@@ -92,7 +94,8 @@ function longRunningTool(definition: LongRunningToolDefinition, deps: DecoratedT
   const schema = withTriggers(deps.schemas.build(definition.dto), deps.triggerTypes);
   const start = async (raw: unknown, call: ToolCall): Promise<TaskInfo> => {
     const { triggers, rest } = splitTriggers(raw);
-    const args = await validateArguments(definition.name, definition.dto, rest);
+    const args =
+      fastArguments(definition.dto, rest) ?? (await validateArguments(definition.name, definition.dto, rest));
     const estimate = definition.estDurationS;
     const estDurationS =
       typeof estimate === 'function' ? (estimate as (a: object) => number | undefined)(args) : estimate;
@@ -129,6 +132,7 @@ export function withUnrecognisedTriggers(
 ): CallToolResult {
   const info = result.structuredContent as { triggers?: unknown } | undefined;
   const triggers = Array.isArray(info?.triggers) ? (info.triggers as { type?: unknown }[]) : [];
+  if (triggers.length === 0) return result;
   const knownTypes = known.map((t) => t.type);
   const unknown = [
     ...new Set(triggers.map((t) => String(t?.type)).filter((type) => !knownTypes.includes(type))),

@@ -54,7 +54,18 @@ export class TaskStarter {
    * start holds the tool's slot while it waits for the tasks it cancels to settle, so batched or
    * pipelined calls never run more than `maxConcurrent` bodies at once.
    */
-  async start(request: StartRequest): Promise<TaskInfo> {
+  start(request: StartRequest): Promise<TaskInfo> {
+    if (this.barrier || this.closing || request.definition.maxConcurrent !== undefined)
+      return this.startAndWait(request);
+    // The common case answers with no extra promise hops: no barrier, no per-tool queue.
+    try {
+      return Promise.resolve(this.startNow(request));
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  }
+
+  private async startAndWait(request: StartRequest): Promise<TaskInfo> {
     const info = await this.startTask(request);
     if (this.barrier) await this.barrier(info);
     return info;
@@ -116,14 +127,15 @@ export class TaskStarter {
     const { definition, call } = request;
     const sessionId = call.session.id;
     const principal = this.owners?.ofSession(sessionId);
+    const origin: { sessionId: string; principal?: string; tags?: ReadonlyMap<symbol, unknown> } = {
+      sessionId,
+    };
+    if (principal !== undefined) origin.principal = principal;
+    if (call.tags) origin.tags = call.tags;
     return this.taskManager.start(definition.name, request.body, {
       triggers: request.triggers as unknown[] | null | undefined,
       estDurationS: request.estDurationS ?? null,
-      origin: {
-        sessionId,
-        ...(principal !== undefined ? { principal } : {}),
-        ...(call.tags ? { tags: call.tags } : {}),
-      },
+      origin,
     });
   }
 

@@ -85,7 +85,7 @@ export class EventFeed {
   }
 
   appendEvent(event: TaskEvent): FeedEntry {
-    return this.append((cursor) => ({ cursor, kind: 'event', event: event.toJSON() }));
+    return this.put({ cursor: this.last + 1, kind: 'event', event: event.toJSON() });
   }
 
   appendCancelled(taskId: string, tool: string, atMs: number): FeedEntry {
@@ -187,9 +187,14 @@ export class EventFeed {
   }
 
   private append(make: (cursor: number) => FeedEntry): FeedEntry {
+    return this.put(make(this.last + 1));
+  }
+
+  /** Stores `entry` (its cursor is the next one) and wakes the waits it matches. */
+  private put(entry: FeedEntry): FeedEntry {
     this.last += 1;
-    const entry = make(this.last);
     this.ring[this.last % this.capacity] = entry;
+    if (this.waiters.size === 0) return entry;
     for (const waiter of [...this.waiters]) {
       if (matchesFilter(entry, waiter.filter)) waiter.settle({ kind: 'entry', entry });
     }

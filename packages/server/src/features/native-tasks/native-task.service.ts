@@ -120,6 +120,10 @@ export class NativeTaskService {
    * recorded, the end is recorded now (and its status notification sent).
    */
   track(taskId: string, session: SessionContext, ttl: number): NativeTaskEntry {
+    // Already tracked (a task call is tracked on `started`, then again when it answers): its end,
+    // if any, was recorded by the `finished` change, so no snapshot is needed to check it.
+    const known = this.index.find(taskId);
+    if (known && known.session === session && this.sessions.has(session)) return known;
     const entry = this.index.ensure(taskId, session, { ttl, pollInterval: this.options.pollIntervalMs });
     if (!this.sessions.has(session)) {
       this.index.remove(entry); // the session closed while the task started: nobody can reach it

@@ -1,5 +1,5 @@
 import { type Task, type TaskStatus } from '@modelcontextprotocol/sdk/types.js';
-import { type JsonObject, type TaskInfo, type TaskState } from '@robot-mcp-kit/core';
+import { isoTime, type JsonObject, type TaskInfo, type TaskState } from '@robot-mcp-kit/core';
 
 /** The protocol status of each TaskManager state (one state machine, two vocabularies). */
 export const PROTOCOL_STATUS: Readonly<Record<TaskState, TaskStatus>> = Object.freeze({
@@ -53,15 +53,14 @@ export function statusMessageOf(info: TaskInfo): string | undefined {
 /** The protocol Task of a TaskManager task (tasks/get, tasks/list, tasks/cancel, status notifications). */
 export function toProtocolTask(info: TaskInfo, retention: TaskRetention): Task {
   const statusMessage = statusMessageOf(info);
-  return {
-    taskId: info.task_id,
-    status: PROTOCOL_STATUS[info.state],
-    ...(statusMessage !== undefined ? { statusMessage } : {}),
-    createdAt: info.created_at.toISOString(),
-    lastUpdatedAt: info.updated_at.toISOString(),
-    ttl: retention.ttl,
-    pollInterval: retention.pollInterval,
-  };
+  const status = PROTOCOL_STATUS[info.state];
+  const createdAt = isoTime(info.created_at);
+  const lastUpdatedAt = isoTime(info.updated_at);
+  const { ttl, pollInterval } = retention;
+  // Two literals, not a spread: this runs for every created task and status notification.
+  return statusMessage === undefined
+    ? { taskId: info.task_id, status, createdAt, lastUpdatedAt, ttl, pollInterval }
+    : { taskId: info.task_id, status, statusMessage, createdAt, lastUpdatedAt, ttl, pollInterval };
 }
 
 /** The numbers of one notifications/progress: percent of 100 when the payload has one, else a counter. */

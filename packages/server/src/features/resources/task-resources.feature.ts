@@ -46,9 +46,12 @@ export class TaskResourceHub {
     this.catalog = new TaskResourceCatalog(taskManager, stored);
     this.coalescer = new UpdateCoalescer(intervalMs, clock, (uri) => this.announce(uri));
     this.stop = taskManager.onChange((change) => {
-      this.touch(taskUri(change.taskId));
-      this.touch(RUNNING_TASKS_URI);
-      if (change.kind !== 'event' && this.subscribers.size > 0) this.coalescer.touch(LIST_KEY);
+      if (this.subscribers.size === 0) return;
+      if (this.anySubscription()) {
+        this.touch(taskUri(change.taskId));
+        this.touch(RUNNING_TASKS_URI);
+      }
+      if (change.kind !== 'event') this.coalescer.touch(LIST_KEY);
     });
   }
 
@@ -79,6 +82,12 @@ export class TaskResourceHub {
     this.stop();
     this.coalescer.close();
     this.subscribers.clear();
+  }
+
+  /** Whether any session subscribed to a URI (no task URI is built for a change otherwise). */
+  private anySubscription(): boolean {
+    for (const subscriber of this.subscribers.values()) if (subscriber.uris.size > 0) return true;
+    return false;
   }
 
   private touch(uri: string): void {
