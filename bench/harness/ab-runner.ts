@@ -18,7 +18,7 @@ export interface RoundPlan {
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
-/** Collects garbage if the process runs with `--expose-gc`, so one side never pays for the other. */
+/** Collects garbage if the process runs with `--expose-gc` (before a comparison, and between store rounds). */
 export function collectGarbage(): void {
   gc?.();
 }
@@ -41,6 +41,12 @@ export async function interleave(
   baseline: BenchSide,
   plan: RoundPlan,
 ): Promise<InterleavedSamples> {
+  // One collection before the warm-up, none between rounds: a forced full GC leaves the heap
+  // cold (young generation shrunk, allocation feedback reset), and the rounds after it ran 1.3-2x
+  // slower on both sides, so per-round collections timed heap warm-up, not the steady state a
+  // server runs in. Each side pays its own scavenges inside its own rounds; the alternating
+  // order spreads old-generation collections over both sides alike.
+  collectGarbage();
   for (let i = 0; i < plan.warmupRounds; i += 1) {
     await subject.round();
     await baseline.round();
@@ -50,7 +56,6 @@ export async function interleave(
     const order: Array<'subject' | 'baseline'> =
       r % 2 === 0 ? ['subject', 'baseline'] : ['baseline', 'subject'];
     for (const which of order) {
-      collectGarbage();
       const side = which === 'subject' ? subject : baseline;
       const cpuBefore = process.cpuUsage();
       const round = await side.round();

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse } from 'node:http';
 import { type AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { type Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { type Logger } from '@robot-mcp-kit/core';
@@ -11,6 +11,7 @@ import { type TaskOwners } from '../auth/task-owners.js';
 import { BoundedEventStore } from './bounded-event.store.js';
 import { type IdleSessions } from './idle-sessions.js';
 import { type ModernLeg } from './modern-http.route.js';
+import { serveWebTransport } from './web-response.writer.js';
 
 /** Opens one MCP session on a connected transport (the app creates a fresh SDK server for it). */
 export type SessionOpener = (transport: Transport) => Promise<void>;
@@ -23,7 +24,7 @@ const ECHO_MAX = 64;
 
 /** What the session handlers share with the listener. */
 export interface SessionDeps {
-  readonly sessions: Map<string, StreamableHTTPServerTransport | SSEServerTransport>;
+  readonly sessions: Map<string, WebStandardStreamableHTTPServerTransport | SSEServerTransport>;
   readonly open: SessionOpener;
   readonly logger: Logger;
   readonly idle: IdleSessions;
@@ -70,7 +71,7 @@ export function streamableHandler(deps: SessionDeps): Handler {
       return sendJson(res, 404, { error: 'not_found', hint: 'the MCP endpoint is /mcp' });
     const sessionId = header(req, 'mcp-session-id');
     if (sessionId) {
-      const existing = sessionFor<StreamableHTTPServerTransport>(deps, sessionId, req);
+      const existing = sessionFor<WebStandardStreamableHTTPServerTransport>(deps, sessionId, req);
       if (!existing) {
         return sendJson(
           res,
@@ -79,7 +80,9 @@ export function streamableHandler(deps: SessionDeps): Handler {
         );
       }
       deps.idle.begin(sessionId, res);
-      return existing.handleRequest(req, res);
+      if (req.method !== 'POST') return serveWebTransport(existing, req, res);
+      const posted = await readJson(req, res);
+      return posted === undefined ? undefined : serveWebTransport(existing, req, res, posted);
     }
     if (req.method !== 'POST')
       return sendJson(res, 400, rpcError(-32000, 'Bad Request: no valid session id; send initialize first'));
@@ -91,7 +94,7 @@ export function streamableHandler(deps: SessionDeps): Handler {
     }
     if (overCap(deps, pending, res)) return;
     pending += 1;
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       eventStore: new BoundedEventStore(deps.eventStore.maxEvents, deps.eventStore.maxBytes),
       retryInterval: deps.retryIntervalMs,
@@ -110,7 +113,7 @@ export function streamableHandler(deps: SessionDeps): Handler {
     };
     try {
       await deps.open(transport);
-      await transport.handleRequest(req, res, body);
+      await serveWebTransport(transport, req, res, body);
     } finally {
       pending -= 1;
     }

@@ -2,7 +2,7 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import { type SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
-import { type StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { type WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { type McpServerFactory, type ServerEventBus } from '@modelcontextprotocol/server';
 import { type Clock, type Logger, systemClock } from '@robot-mcp-kit/core';
 import { type AuthMiddleware, authMiddleware } from '../auth/bearer-auth.middleware.js';
@@ -108,7 +108,7 @@ export async function listenHttp(
   const security = options.security ?? httpSecurityFromEnv(options.env ?? process.env, options);
   checkExposure(config.host, security, logger);
   const auth = authMiddleware(security);
-  const sessions = new Map<string, StreamableHTTPServerTransport | SSEServerTransport>();
+  const sessions = new Map<string, WebStandardStreamableHTTPServerTransport | SSEServerTransport>();
   const idle = idleReaper(sessions, security.sessionIdleMs, options.clock ?? systemClock, logger);
   const modern: ModernLeg | undefined =
     options.modern && config.kind === 'streamable-http'

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 const SLEEPER = resolve('examples/sleeper/dist/main.js');
 const HTTP_MODULES = [
   '/server/dist/transports/http.listener.js',
-  '@modelcontextprotocol/sdk/dist/esm/server/streamableHttp.js',
+  '@modelcontextprotocol/sdk/dist/esm/server/webStandardStreamableHttp.js',
   '@modelcontextprotocol/sdk/dist/esm/server/sse.js',
   '/@modelcontextprotocol/server/dist/', // the MCP 2026-07-28 leg (v2 SDK)
 ];

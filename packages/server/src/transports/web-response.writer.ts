@@ -1,0 +1,94 @@
+import { type IncomingMessage, type ServerResponse } from 'node:http';
+import { type AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import { type WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+
+/**
+ * Serves one node:http request through the SDK's web-standard streamable-HTTP transport, and
+ * writes its `Response` out chunk by chunk as the transport produces it.
+ *
+ * The SDK's node wrapper does the same through `@hono/node-server`, which builds a request
+ * listener per call and, for a streamed body, reads ahead: when the second chunk (the JSON-RPC
+ * answer after the SSE priming event) is not there within a few microtask ticks, it waits for a
+ * 1 ms timer. A tool call that starts a task took those few ticks more than a plain call, so
+ * every `@LongRunningTool` answer over HTTP sat idle for about a millisecond. Here the body was
+ * read and parsed already (bounded, with the kit's 413), the request carries only the headers,
+ * and each chunk is written the moment it is enqueued; the stream ends when the transport closes it.
+ */
+export async function serveWebTransport(
+  transport: WebStandardStreamableHTTPServerTransport,
+  req: IncomingMessage & { auth?: AuthInfo },
+  res: ServerResponse,
+  parsedBody?: unknown,
+): Promise<void> {
+  const aborted = new AbortController();
+  const onClose = (): void => aborted.abort();
+  res.once('close', onClose);
+  let response: Response;
+  try {
+    response = await transport.handleRequest(webRequestOf(req, aborted.signal), {
+      authInfo: req.auth,
+      parsedBody,
+    });
+  } catch (error) {
+    res.off('close', onClose);
+    if (!res.headersSent) writeInternalError(res, error);
+    else res.destroy();
+    return;
+  }
+  await writeResponse(response, res);
+  res.off('close', onClose);
+}
+
+/** A web `Request` with the method, URL and headers of `req` (its body was read already). */
+function webRequestOf(req: IncomingMessage, signal: AbortSignal): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const one of value) headers.append(name, one);
+    else headers.set(name, value);
+  }
+  const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+  return new Request(url, { method: req.method ?? 'GET', headers, signal });
+}
+
+/** Status, headers, then every chunk as it comes; ends when the body ends or the client goes. */
+async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  res.writeHead(response.status, headers);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  res.flushHeaders();
+  const reader = response.body.getReader();
+  const stop = (): void => {
+    reader.cancel().catch(() => undefined);
+  };
+  res.once('close', stop);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.destroyed) res.write(value);
+    }
+    res.end();
+  } catch {
+    res.destroy();
+  } finally {
+    res.off('close', stop);
+  }
+}
+
+function writeInternalError(res: ServerResponse, error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  res.writeHead(500, { 'Content-Type': 'application/json' }).end(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      error: { code: -32603, message: `Internal error: ${message}` },
+      id: null,
+    }),
+  );
+}
