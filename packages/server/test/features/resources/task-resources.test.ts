@@ -118,4 +118,31 @@ describe('UpdateCoalescer', () => {
     eager.touch('z');
     expect(emitted.slice(-2)).toEqual(['z', 'z']);
   });
+
+  it('serves every key with one timer: windows close in the order they opened, each after its own interval', async () => {
+    const clock = new ManualClock();
+    const emitted: string[] = [];
+    const coalescer = new UpdateCoalescer(250, clock, (key) => emitted.push(`${key}@${clock.now()}`));
+    const t0 = clock.now();
+    coalescer.touch('a');
+    await clock.advance(100);
+    coalescer.touch('b');
+    coalescer.touch('a');
+    coalescer.touch('b');
+    for (let i = 0; i < 1000; i += 1) coalescer.touch(`task-${i}`);
+    expect(clock.pending).toBe(1);
+    await clock.advance(150); // a's window closes at t0 + 250 with a pending touch
+    expect(emitted.filter((e) => !e.startsWith('task-'))).toEqual([
+      `a@${t0}`,
+      `b@${t0 + 100}`,
+      `a@${t0 + 250}`,
+    ]);
+    await clock.advance(100); // b's (and the tasks') at t0 + 350
+    expect(emitted.filter((e) => !e.startsWith('task-')).at(-1)).toBe(`b@${t0 + 350}`);
+    expect(clock.pending).toBe(1);
+    await clock.advance(250); // the reopened windows close with nothing pending
+    expect(emitted).toHaveLength(2 + 1000 + 2);
+    expect(clock.pending).toBe(0);
+    coalescer.close();
+  });
 });
