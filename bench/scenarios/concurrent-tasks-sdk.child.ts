@@ -18,22 +18,11 @@ interface FloorEvent {
 const mb = (bytes: number) => bytes / (1024 * 1024);
 
 /**
- * The SDK floor of the scale scenario: a hand-written McpServer whose `patrol` tool starts a
- * background loop (10 steps on setTimeout, one event each, then a done event) and answers at once
- * with the task's id. No task table, no validation beyond zod, no event poster: what any server
- * that runs background work from a tool call pays at the least. Same client, calls in flight and
- * sampling as the kit's child, so RSS per task and the last event's arrival compare directly.
+ * A hand-written McpServer whose `patrol` tool starts a background loop (10 steps on setTimeout,
+ * one event each to `sink`, then a done event) and answers at once with the task's id.
  */
-async function main(tasks: number, stepMs: number, inFlight: number): Promise<ScaleResult> {
-  const last = new Map<string, number>();
-  let delivered = 0;
-  let reordered = 0;
+function floorServer(sink: (event: FloorEvent) => void): { mcp: McpServer; running: () => number } {
   let running = 0;
-  const sink = (event: FloorEvent): void => {
-    delivered += 1;
-    if (event.seq !== (last.get(event.task_id) ?? 0) + 1) reordered += 1;
-    last.set(event.task_id, event.seq);
-  };
   const mcp = new McpServer({ name: 'fleet-sdk', version: '1.0.0' });
   mcp.registerTool(
     'patrol',
@@ -61,26 +50,19 @@ async function main(tasks: number, stepMs: number, inFlight: number): Promise<Sc
       return { content: [{ type: 'text', text: JSON.stringify(info) }], structuredContent: info };
     },
   );
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await mcp.connect(serverSide);
-  const client = new Client({ name: 'fleet-bench', version: '1.0.0' });
-  await client.connect(clientSide);
-  (globalThis as { gc?: () => void }).gc?.();
-  const baselineRss = process.memoryUsage().rss;
-  let peakRss = baselineRss;
-  let peakHeap = 0;
-  let peakRunning = 0;
-  const sample = () => {
-    const memory = process.memoryUsage();
-    peakRss = Math.max(peakRss, memory.rss);
-    peakHeap = Math.max(peakHeap, memory.heapUsed);
-    peakRunning = Math.max(peakRunning, running);
-  };
-  const sampler = setInterval(sample, 10);
-  const t0 = performance.now();
+  return { mcp, running: () => running };
+}
+
+/** Calls `patrol` `tasks` times, `inFlight` at a time; the started task ids. */
+async function startPatrols(
+  client: Client,
+  tasks: number,
+  stepMs: number,
+  inFlight: number,
+): Promise<Set<string>> {
   const ids = new Set<string>();
   let next = 0;
-  const worker = async () => {
+  const worker = async (): Promise<void> => {
     while (next < tasks) {
       next += 1;
       const result = (await client.callTool({
@@ -94,9 +76,43 @@ async function main(tasks: number, stepMs: number, inFlight: number): Promise<Sc
     }
   };
   await Promise.all(Array.from({ length: Math.min(inFlight, tasks) }, worker));
+  return ids;
+}
+
+/**
+ * The SDK floor of the scale scenario: {@link floorServer}, with no task table, no validation
+ * beyond zod, no event poster: what any server that runs background work from a tool call pays at
+ * the least. Same client, calls in flight and sampling as the kit's child, so RSS per task and the
+ * last event's arrival compare directly.
+ */
+async function main(tasks: number, stepMs: number, inFlight: number): Promise<ScaleResult> {
+  const last = new Map<string, number>();
+  let delivered = 0;
+  let reordered = 0;
+  const { mcp, running } = floorServer((event) => {
+    delivered += 1;
+    if (event.seq !== (last.get(event.task_id) ?? 0) + 1) reordered += 1;
+    last.set(event.task_id, event.seq);
+  });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await mcp.connect(serverSide);
+  const client = new Client({ name: 'fleet-bench', version: '1.0.0' });
+  await client.connect(clientSide);
+  (globalThis as { gc?: () => void }).gc?.();
+  const baselineRss = process.memoryUsage().rss;
+  const peak = { rss: baselineRss, heap: 0, running: 0 };
+  const sample = (): void => {
+    const memory = process.memoryUsage();
+    peak.rss = Math.max(peak.rss, memory.rss);
+    peak.heap = Math.max(peak.heap, memory.heapUsed);
+    peak.running = Math.max(peak.running, running());
+  };
+  const sampler = setInterval(sample, 10);
+  const t0 = performance.now();
+  const ids = await startPatrols(client, tasks, stepMs, inFlight);
   const startAllMs = performance.now() - t0;
   sample();
-  while (running > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  while (running() > 0) await new Promise((resolve) => setTimeout(resolve, 5));
   const allDeliveredMs = performance.now() - t0;
   clearInterval(sampler);
   sample();
@@ -109,12 +125,12 @@ async function main(tasks: number, stepMs: number, inFlight: number): Promise<Sc
     tasks,
     receiver: 'memory',
     inFlight,
-    peakRunning,
+    peakRunning: peak.running,
     startAllMs,
     allDeliveredMs,
-    peakRssMb: mb(peakRss),
+    peakRssMb: mb(peak.rss),
     baselineRssMb: mb(baselineRss),
-    peakHeapMb: mb(peakHeap),
+    peakHeapMb: mb(peak.heap),
     peakQueueDepth: 0,
     expectedEvents: tasks * perTask,
     deliveredEvents: delivered,

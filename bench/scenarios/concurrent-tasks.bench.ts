@@ -77,18 +77,49 @@ export async function concurrentTaskBenchmark(ctx: BenchContext): Promise<ScaleR
   ctx.log(`${tasks} background loops on a hand-written SDK server (the floor, fresh process)`);
   const floor = await runChild(tasks, [], { floor: true });
   const http = await httpRun(ctx, sized(ctx, 1000, 10_000));
-  let large: ScaleResult | undefined;
-  let largeFloor: ScaleResult | undefined;
-  if (!ctx.quick) {
-    ctx.log(`${LARGE_TASKS} concurrent tasks, 10 progress events ${LARGE_STEP_MS} ms apart (node defaults)`);
-    large = await runChild(LARGE_TASKS, [], { stepMs: LARGE_STEP_MS });
-    ctx.log(`${LARGE_TASKS} background loops on a hand-written SDK server (the floor)`);
-    largeFloor = await runChild(LARGE_TASKS, [], { stepMs: LARGE_STEP_MS, floor: true });
-  }
+  const { large, largeFloor } = ctx.quick ? {} : await largeRuns(ctx);
+  const checks: ScaleCheck[] = [
+    ...inMemoryChecks(tasks, defaults, capped),
+    perTaskCheck(defaults, 'node defaults, in memory'),
+    floorCheck(floor),
+    ...httpChecks(http.result, http.outOfOrder, http.badSignatures, http.coalescedNamed),
+    ...(large ? largeChecks(large) : []),
+    ...(large && largeFloor ? [lastEventCheck(large, largeFloor)] : []),
+  ];
+  return {
+    defaults,
+    ...(capped ? { capped } : {}),
+    http: http.result,
+    ...(large ? { large } : {}),
+    floor,
+    ...(largeFloor ? { largeFloor } : {}),
+    cappedFlag: CAPPED_HEAP_FLAG,
+    checks,
+  };
+}
+
+/** Full mode: 50,000 tasks in memory, and the SDK floor's background loops at the same count. */
+async function largeRuns(ctx: BenchContext): Promise<{ large: ScaleResult; largeFloor: ScaleResult }> {
+  ctx.log(`${LARGE_TASKS} concurrent tasks, 10 progress events ${LARGE_STEP_MS} ms apart (node defaults)`);
+  const large = await runChild(LARGE_TASKS, [], { stepMs: LARGE_STEP_MS });
+  ctx.log(`${LARGE_TASKS} background loops on a hand-written SDK server (the floor)`);
+  const largeFloor = await runChild(LARGE_TASKS, [], { stepMs: LARGE_STEP_MS, floor: true });
+  return { large, largeFloor };
+}
+
+/** Start time, tasks at once, peak RSS (and capped), events lost and reordered of the in-memory runs. */
+function inMemoryChecks(tasks: number, defaults: ScaleResult, capped: ScaleResult | undefined): ScaleCheck[] {
   const runs = capped ? [defaults, capped] : [defaults];
   const lost = runs.reduce((n, r) => n + r.lost, 0);
   const reordered = runs.reduce((n, r) => n + r.reordered, 0);
-  const checks: ScaleCheck[] = [
+  const rss = (run: ScaleResult, what: string): ScaleCheck => ({
+    metric: `peak RSS, ${what}`,
+    value: run.peakRssMb,
+    unit: 'MB',
+    target: '< 300 MB',
+    pass: run.peakRssMb < 300,
+  });
+  return [
     {
       metric: `start ${tasks} tasks (MCP calls, ${IN_FLIGHT} in flight)`,
       value: defaults.startAllMs,
@@ -103,24 +134,8 @@ export async function concurrentTaskBenchmark(ctx: BenchContext): Promise<ScaleR
       target: `${tasks}`,
       pass: defaults.peakRunning === tasks,
     },
-    {
-      metric: 'peak RSS, node defaults',
-      value: defaults.peakRssMb,
-      unit: 'MB',
-      target: '< 300 MB',
-      pass: defaults.peakRssMb < 300,
-    },
-  ];
-  if (capped) {
-    checks.push({
-      metric: `peak RSS, ${CAPPED_HEAP_FLAG}`,
-      value: capped.peakRssMb,
-      unit: 'MB',
-      target: '< 300 MB',
-      pass: capped.peakRssMb < 300,
-    });
-  }
-  checks.push(
+    rss(defaults, 'node defaults'),
+    ...(capped ? [rss(capped, CAPPED_HEAP_FLAG)] : []),
     {
       metric: `events lost (${runs.length * defaults.expectedEvents} sent)`,
       value: lost,
@@ -129,22 +144,7 @@ export async function concurrentTaskBenchmark(ctx: BenchContext): Promise<ScaleR
       pass: lost === 0,
     },
     { metric: 'events out of seq order', value: reordered, unit: '', target: '0', pass: reordered === 0 },
-    perTaskCheck(defaults, 'node defaults, in memory'),
-    floorCheck(floor),
-    ...httpChecks(http.result, http.outOfOrder, http.badSignatures, http.coalescedNamed),
-    ...(large ? largeChecks(large) : []),
-    ...(large && largeFloor ? [lastEventCheck(large, largeFloor)] : []),
-  );
-  return {
-    defaults,
-    ...(capped ? { capped } : {}),
-    http: http.result,
-    ...(large ? { large } : {}),
-    floor,
-    ...(largeFloor ? { largeFloor } : {}),
-    cappedFlag: CAPPED_HEAP_FLAG,
-    checks,
-  };
+  ];
 }
 
 /** The large run: enough tasks that starts and sleeps show any per-task cost growing with N. */
