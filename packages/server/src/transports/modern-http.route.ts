@@ -8,6 +8,7 @@ import {
   type ServerEventBus,
 } from '@modelcontextprotocol/server';
 import { type Logger } from '@robot-mcp-kit/core';
+import { webRequestOf, writeWebResponse } from './web-response.writer.js';
 
 /** Largest request body either leg reads (the v1 handler's bound). */
 export const MODERN_MAX_BODY = 4 * 1024 * 1024;
@@ -37,7 +38,9 @@ export function modernLeg(factory: McpServerFactory, logger: Logger, bus?: Serve
   });
   return {
     async claims(req, body) {
-      return !(await isLegacyRequest(toWebRequest(req, body), body, { maxRequestBodySize: MODERN_MAX_BODY }));
+      return !(await isLegacyRequest(webRequestOf(req, { body }), body, {
+        maxRequestBodySize: MODERN_MAX_BODY,
+      }));
     },
     async serve(req, res, body) {
       if (!isJsonContentType(headerOf(req, 'content-type') ?? '')) {
@@ -52,71 +55,14 @@ export function modernLeg(factory: McpServerFactory, logger: Logger, bus?: Serve
       }
       const abort = new AbortController();
       res.once('close', () => abort.abort());
-      const response = await handler.fetch(toWebRequest(req, body, abort.signal), {
+      const response = await handler.fetch(webRequestOf(req, { body, signal: abort.signal }), {
         ...(req.auth ? { authInfo: req.auth } : {}),
         parsedBody: body,
       });
-      await writeResponse(response, res);
+      await writeWebResponse(response, res);
     },
     close: () => handler.close(),
   };
-}
-
-/** A web `Request` for the v2 SDK, with the body already read by the listener. */
-function toWebRequest(req: IncomingMessage, body: unknown, signal?: AbortSignal): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-  }
-  const host = headerOf(req, 'host') ?? 'localhost';
-  return new Request(`http://${host}${req.url ?? '/'}`, {
-    method: req.method ?? 'POST',
-    headers,
-    body: JSON.stringify(body),
-    ...(signal ? { signal } : {}),
-  });
-}
-
-/** Copies a web `Response` (JSON or an SSE stream) onto the Node response. */
-async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  res.writeHead(response.status, headers);
-  if (!response.body) {
-    res.end();
-    return;
-  }
-  const reader = response.body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (res.destroyed) {
-        await reader.cancel().catch(() => undefined); // the client left: stop the stream
-        break;
-      }
-      // Long-lived streams (subscriptions/listen): wait for a slow client instead of buffering.
-      if (!res.write(value)) await drained(res);
-    }
-  } finally {
-    reader.releaseLock();
-    if (!res.writableEnded) res.end();
-  }
-}
-
-function drained(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
 }
 
 function headerOf(req: IncomingMessage, name: string): string | undefined {

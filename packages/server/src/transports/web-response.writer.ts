@@ -25,7 +25,7 @@ export async function serveWebTransport(
   res.once('close', onClose);
   let response: Response;
   try {
-    response = await transport.handleRequest(webRequestOf(req, aborted.signal), {
+    response = await transport.handleRequest(webRequestOf(req, { signal: aborted.signal }), {
       authInfo: req.auth,
       parsedBody,
     });
@@ -35,12 +35,18 @@ export async function serveWebTransport(
     else res.destroy();
     return;
   }
-  await writeResponse(response, res);
+  await writeWebResponse(response, res);
   res.off('close', onClose);
 }
 
-/** A web `Request` with the method, URL and headers of `req` (its body was read already). */
-function webRequestOf(req: IncomingMessage, signal: AbortSignal): Request {
+/**
+ * A web `Request` with the method, URL and headers of `req`. Its body was read already: the
+ * parsed `body`, when given, is sent again as JSON (for a reader that wants the request itself).
+ */
+export function webRequestOf(
+  req: IncomingMessage,
+  options: { body?: unknown; signal?: AbortSignal } = {},
+): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -48,11 +54,20 @@ function webRequestOf(req: IncomingMessage, signal: AbortSignal): Request {
     else headers.set(name, value);
   }
   const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
-  return new Request(url, { method: req.method ?? 'GET', headers, signal });
+  return new Request(url, {
+    method: req.method ?? 'GET',
+    headers,
+    ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
 }
 
-/** Status, headers, then every chunk as it comes; ends when the body ends or the client goes. */
-async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+/**
+ * Writes a web `Response` (JSON or an SSE stream) onto the node response: status and headers,
+ * then every chunk as it comes, waiting for a slow client instead of buffering; ends when the
+ * body ends, and cancels the body when the client goes away.
+ */
+export async function writeWebResponse(response: Response, res: ServerResponse): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
@@ -71,15 +86,28 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) break;
-      if (!res.destroyed) res.write(value);
+      if (done || res.destroyed) break;
+      if (!res.write(value)) await drained(res);
     }
-    res.end();
+    if (!res.writableEnded) res.end();
   } catch {
     res.destroy();
   } finally {
     res.off('close', stop);
   }
+}
+
+/** Resolves when `res` can take more, or closed. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 function writeInternalError(res: ServerResponse, error: unknown): void {
