@@ -13,7 +13,7 @@ export const MAX_ARGUMENT_BYTES = 1_000_000;
 /**
  * The DTO instance of arguments the fast path covers and finds valid, synchronously (a call that
  * takes it answers without the promise hops of {@link validateArguments}); undefined otherwise —
- * then {@link validateArguments} decides and reports.
+ * then {@link slowArguments} decides and reports.
  */
 export function fastArguments(dto: DtoClass | undefined, raw: unknown): object | undefined {
   const input = raw ?? {};
@@ -30,11 +30,17 @@ export async function validateArguments(
   dto: DtoClass | undefined,
   raw: unknown,
 ): Promise<object> {
+  // Valid flat arguments need no key walk: the fast path takes only whitelisted, safe keys.
+  return fastArguments(dto, raw) ?? slowArguments(tool, dto, raw);
+}
+
+/**
+ * {@link validateArguments} without the fast path: for a caller that tried {@link fastArguments}
+ * already (it decides, and reports every problem, for what the fast path did not take).
+ */
+export async function slowArguments(tool: string, dto: DtoClass | undefined, raw: unknown): Promise<object> {
   const input = raw ?? {};
   if (!isJsonObject(input)) throw new ToolArgumentsError(tool, ['arguments must be a JSON object']);
-  // Valid flat arguments need no key walk: the fast path takes only whitelisted, safe keys.
-  const fast = dto ? fastValidate(dto, input) : undefined;
-  if (fast) return fast;
   const unsafe = jsonSafetyProblem(input, { maxDepth: MAX_ARGUMENT_DEPTH, maxBytes: MAX_ARGUMENT_BYTES }, '');
   if (unsafe) throw new ToolArgumentsError(tool, [unsafe]);
   if (!dto) {
