@@ -105,6 +105,7 @@ export type {
   InMemoryEventTransportOptions,
   RecordedDelivery,
 } from './events/in-memory-event.transport.js';
+export { COALESCED_SEQS_KEY } from './events/coalesce-marker.js';
 export { NoopEventTransport } from './events/noop-event.transport.js';
 export { redactUrlCredentials } from './events/url-redaction.js';
 export {

@@ -1,7 +1,4 @@
-import { type TaskEvent } from '@robot-mcp-kit/core';
-
-/** The payload key of a poster's coalescing marker (docs/contract.md, "Coalesced progress"). */
-export const COALESCED_SEQS_KEY = 'rvc_coalesced_seqs';
+import { COALESCED_SEQS_KEY, type TaskEvent } from '@robot-mcp-kit/core';
 
 /** Most ranges read from one marker (a poster sends at most 32). */
 const MAX_RANGES = 64;
