@@ -20,6 +20,15 @@ function setup(): { manager: TaskManager; sink: RecordingSink; clock: ManualCloc
   return { manager, sink, clock, logger };
 }
 
+/** A TaskManager whose event sink throws on every post. */
+function throwingSinkManager(): { manager: TaskManager; logger: MemoryLogger } {
+  const logger = new MemoryLogger();
+  const post = (): never => {
+    throw new Error('sink down');
+  };
+  return { manager: new TaskManager({ serverName: 'nav', logger, poster: { post } }), logger };
+}
+
 describe('TaskManager lifecycle', () => {
   it('returns a running TaskInfo at once and runs the body on a later microtask', async () => {
     const { manager, sink } = setup();
@@ -322,16 +331,7 @@ describe('TaskManager lifecycle', () => {
   });
 
   it('logs a throwing sink and keeps the task going', async () => {
-    const logger = new MemoryLogger();
-    const manager = new TaskManager({
-      serverName: 'nav',
-      logger,
-      poster: {
-        post: () => {
-          throw new Error('sink down');
-        },
-      },
-    });
+    const { manager, logger } = throwingSinkManager();
     const final = await finished(
       manager,
       manager.start('t', async (ctx) => {
@@ -355,16 +355,7 @@ describe('TaskManager lifecycle', () => {
   });
 
   it('relays an event to observers even when the sink throws, and logs the loss', async () => {
-    const logger = new MemoryLogger();
-    const manager = new TaskManager({
-      serverName: 'nav',
-      logger,
-      poster: {
-        post: () => {
-          throw new Error('sink down');
-        },
-      },
-    });
+    const { manager, logger } = throwingSinkManager();
     const seen: string[] = [];
     manager.onChange((change) => seen.push(`${change.kind}:${change.relayed ? 'relayed' : 'own'}`));
     const event = TaskEvent.create({
