@@ -185,12 +185,15 @@ describe('sleeper replicas sharing a Redis task store (RMK_STORE)', () => {
       expect(receiver.refused.some((e) => e.task_id === taskId)).toBe(true);
       a.child.kill('SIGKILL');
       await exitOf(a.child);
+      // A died with its refused events in its outbox. The receiver comes back now, before B takes
+      // them over (one lease later) and posts them afresh: B's first posts are then accepted, and
+      // nothing here waits on a poster's retry backoff (up to 30 s between attempts).
+      receiver.down = false;
       await waitFor(
         `task ${taskId} to be failed by the survivor`,
         async () => (await callJson(clientB, 'get_task', { task_id: taskId })).state === 'failed',
         60_000,
       );
-      receiver.down = false;
       // B took over A's undelivered events (same event_id) and adds its task_failed after them.
       const failed = await waitFor(
         `the task_failed event of ${taskId}`,
