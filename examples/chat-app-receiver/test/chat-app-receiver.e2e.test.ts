@@ -51,10 +51,11 @@ describe('examples/chat-app-receiver as a process', () => {
       RECEIVER_SERVERS: `sleeper=${sleeper.url}`,
     });
     const exited = () => (app.child.exitCode !== null ? `it exited: ${app.stderr()}` : undefined);
+    // The report's lines may reach the pipe in separate chunks: wait for the last one it prints.
     await waitFor(
       'the start-up reconcile',
       () =>
-        /^reconciled: /m.test(app.stdout()) &&
+        app.stdout().includes(`task sleeper/${held} sleep_task running`) &&
         app.stdout().includes(`listening on http://127.0.0.1:${port}/`),
       15_000,
       exited,
@@ -124,7 +125,9 @@ describe('examples/chat-app-receiver as a process', () => {
     const exited = () => (second.child.exitCode !== null ? `it exited: ${second.stderr()}` : undefined);
     await waitFor(
       'the gap reconcile',
-      () => /^reconciled: \d+ running, 1 tracked/m.test(second.stdout()),
+      () =>
+        /^reconciled: \d+ running, 1 tracked/m.test(second.stdout()) &&
+        new RegExp(`^task sleeper/${taskId} sleep_task running`, 'm').test(second.stdout()),
       30_000,
       exited,
     );
