@@ -26,11 +26,33 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** Resolves with the child's exit code (null when a signal ended it). */
+/** How long {@link exitOf} waits, after the exit, for the child's pipes to drain. */
+const DRAIN_AFTER_EXIT_MS = 5_000;
+
+/**
+ * Resolves with the child's exit code (null when a signal ended it) once it has exited and what it
+ * wrote to its pipes has been read ('close'), so a test can assert on its last output lines. A
+ * grandchild holding a pipe open does not hold this up for more than a few seconds.
+ */
 export function exitOf(child: ChildProcess): Promise<number | null> {
-  return child.exitCode !== null || child.signalCode !== null
-    ? Promise.resolve(child.exitCode)
-    : new Promise((resolveExit) => child.once('exit', (code) => resolveExit(code)));
+  const exited = child.exitCode !== null || child.signalCode !== null;
+  const drained = [child.stdout, child.stderr].every((pipe) => !pipe || pipe.closed);
+  if (exited && drained) return Promise.resolve(child.exitCode);
+  return new Promise((resolveExit) => {
+    let grace: NodeJS.Timeout | undefined;
+    const done = (): void => {
+      clearTimeout(grace);
+      child.off('close', done);
+      child.off('exit', onExit);
+      resolveExit(child.exitCode);
+    };
+    const onExit = (): void => {
+      grace = setTimeout(done, DRAIN_AFTER_EXIT_MS);
+    };
+    child.once('close', done);
+    if (exited) onExit();
+    else child.once('exit', onExit);
+  });
 }
 
 /** Kills `child` (SIGKILL unless told otherwise) if it still runs, and waits until it is gone. */
