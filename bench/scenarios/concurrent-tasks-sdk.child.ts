@@ -6,6 +6,7 @@ import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { PATROL_PROGRESS_EVENTS } from '../fixtures/fleet.server.js';
 import { type ScaleResult } from './concurrent-tasks.child.js';
+import { reportToParent, scaleChildArgs } from '../harness/scale-child.js';
 
 /** One event of the floor's background loops, as its in-process sink sees it. */
 interface FloorEvent {
@@ -141,18 +142,5 @@ async function main(tasks: number, stepMs: number, inFlight: number): Promise<Sc
   };
 }
 
-const tasks = Number(process.argv[2] ?? 10_000);
-const stepMs = Number(process.argv[3] ?? 300);
-const inFlight = Number(process.argv[4] ?? 64);
-main(tasks, stepMs, inFlight).then(
-  (result) => {
-    process.send?.(result);
-    process.exitCode = 0;
-  },
-  (err: unknown) => {
-    process.stderr.write(
-      `scale floor failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-    );
-    process.exitCode = 1;
-  },
-);
+const args = scaleChildArgs();
+reportToParent('scale floor', main(args.tasks, args.stepMs, args.inFlight));

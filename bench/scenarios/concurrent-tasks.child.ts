@@ -5,6 +5,7 @@ import { InMemoryEventTransport, silentLogger, type TaskEvent } from '@robot-mcp
 import { bootstrap } from '@robot-mcp-kit/server';
 import { FleetServer, PATROL_PROGRESS_EVENTS } from '../fixtures/fleet.server.js';
 import { SCALE_SECRET } from '../fixtures/scale.constants.js';
+import { reportToParent, scaleChildArgs } from '../harness/scale-child.js';
 
 /** What the child reports to the parent. */
 export interface ScaleResult {
@@ -169,18 +170,5 @@ async function main(
   };
 }
 
-const tasks = Number(process.argv[2] ?? 10_000);
-const stepMs = Number(process.argv[3] ?? 300);
-const inFlight = Number(process.argv[4] ?? 64);
-main(tasks, stepMs, inFlight, process.argv[5]).then(
-  (result) => {
-    process.send?.(result);
-    process.exitCode = 0;
-  },
-  (err: unknown) => {
-    process.stderr.write(
-      `scale scenario failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-    );
-    process.exitCode = 1;
-  },
-);
+const args = scaleChildArgs();
+reportToParent('scale scenario', main(args.tasks, args.stepMs, args.inFlight, args.receiverUrl));

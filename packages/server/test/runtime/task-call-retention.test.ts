@@ -1,12 +1,11 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { type JSONRPCMessage, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { IsInt, Max, Min } from 'class-validator';
 import { InMemoryEventTransport, type JsonObject, silentLogger, type TaskContext } from '@robot-mcp-kit/core';
 import { bootstrap, CapabilityServer, LongRunningTool, type RobotMcpApp } from '@robot-mcp-kit/server';
-import { until } from '../fixtures/harness.js';
+import { until, wirePeer } from '../fixtures/harness.js';
 
 // A real collector for this file: a WeakRef can then show what a running task keeps alive.
 setFlagsFromString('--expose-gc');
@@ -35,28 +34,6 @@ afterEach(async () => {
   app = undefined;
 });
 
-/** A bare JSON-RPC peer: the request objects it sends are the ones the server's handlers get. */
-async function wire(target: RobotMcpApp) {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const seen: JSONRPCMessage[] = [];
-  clientSide.onmessage = (message) => seen.push(message);
-  await target.connect(serverSide);
-  await clientSide.start();
-  await clientSide.send({
-    jsonrpc: '2.0',
-    id: 0,
-    method: 'initialize',
-    params: {
-      protocolVersion: LATEST_PROTOCOL_VERSION,
-      capabilities: {},
-      clientInfo: { name: 'w', version: '1' },
-    },
-  });
-  await until(() => seen.length === 1, 'the initialize answer');
-  await clientSide.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  return { send: (m: JSONRPCMessage) => clientSide.send(m), seen };
-}
-
 /** Sends a tools/call and keeps only a weak reference to its request object. */
 async function callWeakly(send: (m: JSONRPCMessage) => Promise<void>, id: number, ms: number) {
   const request: JSONRPCMessage = {
@@ -82,7 +59,7 @@ describe('a running task and the tool call that started it', () => {
   it('keeps nothing of the call (request, SDK handler extra, session notifications) once answered', async () => {
     const events = new InMemoryEventTransport();
     app = bootstrap(KeeperServer, { eventTransport: events, env: {}, logger: silentLogger });
-    const { send, seen } = await wire(app);
+    const { send, seen } = await wirePeer(app);
     const refs = [await callWeakly(send, 1, 600_000), await callWeakly(send, 2, 600_000)];
     await until(() => seen.filter((m) => 'id' in m && m.id !== 0).length === 2, 'both calls answered');
     expect(app.taskManager.runningCount).toBe(2);
@@ -94,7 +71,7 @@ describe('a running task and the tool call that started it', () => {
   it('still delivers the task’s events after its call was collected', async () => {
     const events = new InMemoryEventTransport();
     app = bootstrap(KeeperServer, { eventTransport: events, env: {}, logger: silentLogger });
-    const { send, seen } = await wire(app);
+    const { send, seen } = await wirePeer(app);
     const ref = await callWeakly(send, 1, 200);
     await until(() => seen.some((m) => 'id' in m && m.id === 1), 'the call answered');
     expect(await collected([ref])).toBe(1);

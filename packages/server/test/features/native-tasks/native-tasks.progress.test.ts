@@ -1,11 +1,10 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import {
   type JSONRPCMessage,
-  LATEST_PROTOCOL_VERSION,
   type Progress,
   RELATED_TASK_META_KEY,
 } from '@modelcontextprotocol/sdk/types.js';
+import { wirePeer } from '../../fixtures/harness.js';
 import { ArmServer, createTask, openGate, type Rig, rig, until } from './native-tasks.fixtures.js';
 
 let r: Rig | undefined;
@@ -16,28 +15,7 @@ afterEach(async () => {
 
 const arm = (): ArmServer => r!.app.instance as ArmServer;
 
-/** A bare JSON-RPC peer on an in-memory pair: sends what the test says, records every message. */
-async function wire(): Promise<{ send(message: JSONRPCMessage): Promise<void>; seen: JSONRPCMessage[] }> {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const seen: JSONRPCMessage[] = [];
-  clientSide.onmessage = (message) => seen.push(message);
-  await r!.app.connect(serverSide);
-  await clientSide.start();
-  const send = (message: JSONRPCMessage) => clientSide.send(message);
-  await send({
-    jsonrpc: '2.0',
-    id: 0,
-    method: 'initialize',
-    params: {
-      protocolVersion: LATEST_PROTOCOL_VERSION,
-      capabilities: {},
-      clientInfo: { name: 'wire', version: '1' },
-    },
-  });
-  await until(() => seen.length === 1);
-  await send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  return { send, seen };
-}
+const wire = () => wirePeer(r!.app);
 
 const progressOf = (seen: JSONRPCMessage[]) =>
   seen
