@@ -105,7 +105,8 @@ export type {
   InMemoryEventTransportOptions,
   RecordedDelivery,
 } from './events/in-memory-event.transport.js';
-export { COALESCED_SEQS_KEY } from './events/coalesce-marker.js';
+export { COALESCED_SEQS_KEY, readMarker } from './events/coalesce-marker.js';
+export type { SeqRanges } from './events/coalesce-marker.js';
 export { NoopEventTransport } from './events/noop-event.transport.js';
 export { redactUrlCredentials } from './events/url-redaction.js';
 export {

@@ -28,22 +28,38 @@ export function mergeRanges(ranges: SeqRanges | undefined, more: SeqRanges | und
   return merged.length > MAX_MARKER_RANGES ? merged.slice(-MAX_MARKER_RANGES) : merged;
 }
 
+/** Most items read from one marker (a poster writes at most {@link MAX_MARKER_RANGES}). */
+const MAX_MARKER_ITEMS_READ = 64;
+
 /**
- * The valid ranges of the marker `event` already carries (an event taken over from the outbox
- * was stored with it), or undefined. Anything malformed is left out.
+ * The one reading of a marker: the valid `[from, to]` ranges `event` carries, sorted by `from`
+ * (not merged), or undefined when none is valid. Ranges of positive safe integers only, read from
+ * the first 64 items; a range reaching the event's own seq is clipped below it (`clip`, what a
+ * receiver does) or left out. Anything malformed is ignored, so a marker never hides a gap it does
+ * not name.
  */
-export function markerOf(event: TaskEvent): SeqRanges | undefined {
+export function readMarker(event: TaskEvent, reaching: 'clip' | 'drop'): SeqRanges | undefined {
   const raw = (event.payload as Record<string, unknown> | undefined)?.[COALESCED_SEQS_KEY];
-  if (!Array.isArray(raw)) return undefined;
+  if (!Array.isArray(raw) || raw.length === 0) return undefined;
   const ranges: SeqRanges = [];
-  for (const item of raw) {
+  for (const item of raw.slice(0, MAX_MARKER_ITEMS_READ)) {
     if (!Array.isArray(item) || item.length !== 2) continue;
     const [from, to] = item as unknown[];
     if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to)) continue;
-    const [a, b] = [from as number, to as number];
+    const a = from as number;
+    const b = reaching === 'clip' ? Math.min(to as number, event.seq - 1) : (to as number);
     if (a >= 1 && a <= b && b < event.seq) ranges.push([a, b]);
   }
-  return ranges.length > 0 ? mergeRanges(undefined, ranges) : undefined;
+  return ranges.length > 0 ? ranges.sort((x, y) => x[0] - y[0]) : undefined;
+}
+
+/**
+ * The ranges of the marker `event` already carries (an event taken over from the outbox was
+ * stored with it), merged, or undefined.
+ */
+export function markerOf(event: TaskEvent): SeqRanges | undefined {
+  const ranges = readMarker(event, 'drop');
+  return ranges ? mergeRanges(undefined, ranges) : undefined;
 }
 
 /** A copy of an event whose payload carries `ranges` as its coalescing marker. */
