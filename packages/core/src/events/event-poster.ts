@@ -2,7 +2,7 @@ import { type Clock, systemClock } from '../clock/clock.port.js';
 import { type Logger, type LogMeta, silentLogger } from '../logging/logger.js';
 import { type TaskEvent } from '../models/task-event.model.js';
 import { type OutboxRecord } from './event-outbox.port.js';
-import { type QueuedEvent, laneOf } from './event-queue.js';
+import { type QueuedEvent, QueuedEntry, laneOf } from './event-queue.js';
 import { createEventTransportFromEnv } from './event-transport.factory.js';
 import { type EventSink, type EventTransport, type FlushReport, type PosterStats } from './event.types.js';
 import { dropLine, errorText, idsOf } from './delivery-log.js';
@@ -240,18 +240,16 @@ export class EventPoster implements EventSink {
   private entryOf(event: TaskEvent, body: string, postedAt: number): QueuedEvent {
     const taskId = String(event.task_id);
     this.order += 1;
-    return {
+    return new QueuedEntry(
       event,
       body,
-      bytes: costOf(body),
+      costOf(body),
       taskId,
       postedAt,
-      deadline: postedAt + this.valid.maxRetryMs,
-      lane: laneOf(taskId, this.valid.lanes),
-      order: this.order,
-      state: 'waiting',
-      attempts: 0,
-    };
+      postedAt + this.valid.maxRetryMs,
+      laneOf(taskId, this.valid.lanes),
+      this.order,
+    );
   }
 
   /**

@@ -36,11 +36,36 @@ export interface QueuedEvent {
   links?: EntryLinks;
 }
 
-interface EntryLinks {
-  readonly lane: ListNode<QueuedEvent>;
-  readonly cls: ListNode<QueuedEvent>;
-  readonly task: ListNode<QueuedEvent>;
-  progress?: ListNode<QueuedEvent>;
+/** Classes, not literals, for what the poster allocates per event (see `linked-list.ts`). */
+class EntryLinks {
+  progress: ListNode<QueuedEvent> | undefined = undefined;
+
+  constructor(
+    readonly lane: ListNode<QueuedEvent>,
+    readonly cls: ListNode<QueuedEvent>,
+    readonly task: ListNode<QueuedEvent>,
+  ) {}
+}
+
+/** A {@link QueuedEvent} as the poster makes it: `waiting`, not attempted yet. */
+export class QueuedEntry implements QueuedEvent {
+  state: QueuedEventState = 'waiting';
+  attempts = 0;
+  lastError: string | undefined = undefined;
+  coalesced: SeqRanges | undefined = undefined;
+  stored: boolean | undefined = undefined;
+  links: EntryLinks | undefined = undefined;
+
+  constructor(
+    public event: TaskEvent,
+    public body: string,
+    public bytes: number,
+    readonly taskId: string,
+    readonly postedAt: number,
+    readonly deadline: number,
+    readonly lane: number,
+    readonly order: number,
+  ) {}
 }
 
 /** The waiting events of one task: all of them, and its progress events, oldest first. */
@@ -93,6 +118,9 @@ export class Fifo<T> {
   }
 }
 
+/** Empty per-task lists {@link WaitingEvents} keeps by default (the poster passes its `maxQueue`). */
+const DEFAULT_MAX_EMPTY_TASKS = 10_000;
+
 /** The drop classes of a full queue; progress is coalesced first, terminal events go last. */
 export type DropClass = 'progress' | 'watch_event' | 'trigger_fired' | 'terminal';
 
@@ -114,11 +142,24 @@ export class WaitingEvents {
     terminal: new LinkedList(),
   };
 
-  /** Waiting events per task id (no empty entries are kept). */
+  /**
+   * Waiting events per task id. A task's lists stay when it has nothing waiting, for its next
+   * event: deleting and re-adding a key on every event made V8 reallocate the map's table in the
+   * old generation each time. Past `maxEmptyTasks` empty ones, every empty one is dropped at once.
+   */
   private readonly byTask = new Map<string, TaskLists>();
+  private emptyTasks = 0;
 
-  constructor(laneCount: number) {
+  constructor(
+    laneCount: number,
+    private readonly maxEmptyTasks = DEFAULT_MAX_EMPTY_TASKS,
+  ) {
     this.lanes = Array.from({ length: laneCount }, () => new LinkedList<QueuedEvent>());
+  }
+
+  /** Tasks whose lists are kept (with events waiting or not). */
+  get trackedTasks(): number {
+    return this.byTask.size;
   }
 
   /** Waiting events of one drop class. */
@@ -133,8 +174,8 @@ export class WaitingEvents {
     if (!task) {
       task = { all: new LinkedList(), progress: new LinkedList() };
       this.byTask.set(entry.taskId, task);
-    }
-    entry.links = { lane, cls: this.byClass[cls].push(entry), task: task.all.push(entry) };
+    } else if (task.all.length === 0) this.emptyTasks -= 1;
+    entry.links = new EntryLinks(lane, this.byClass[cls].push(entry), task.all.push(entry));
     if (cls === 'progress') entry.links.progress = task.progress.push(entry);
   }
 
@@ -148,7 +189,7 @@ export class WaitingEvents {
     if (links.progress) links.progress.list?.remove(links.progress);
     const all = links.task.list;
     all?.remove(links.task);
-    if (all && all.length === 0) this.byTask.delete(entry.taskId);
+    if (all && all.length === 0 && ++this.emptyTasks > this.maxEmptyTasks) this.dropEmptyTasks();
   }
 
   /** Removes and returns the oldest waiting event of `lane`. */
@@ -178,8 +219,14 @@ export class WaitingEvents {
     const all = this.lanes.flatMap((lane) => lane.drain());
     for (const list of Object.values(this.byClass)) list.drain();
     this.byTask.clear();
+    this.emptyTasks = 0;
     for (const entry of all) entry.links = undefined;
     return all;
+  }
+
+  private dropEmptyTasks(): void {
+    for (const [taskId, task] of this.byTask) if (task.all.length === 0) this.byTask.delete(taskId);
+    this.emptyTasks = 0;
   }
 
   private laneQueue(lane: number): LinkedList<QueuedEvent> {

@@ -19,6 +19,11 @@ export interface InMemoryEventTransportOptions {
 }
 
 const SCRIPTED_FAILURE: DeliveryOutcome = { ok: false, status: 503, error: 'HTTP 503 (scripted)' };
+const ACKNOWLEDGED: DeliveryOutcome = Object.freeze({ ok: true, status: 200 });
+
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
 
 /**
  * The in-memory adapter of the {@link EventTransport} port, for tests: records every attempt and
@@ -64,11 +69,20 @@ export class InMemoryEventTransport implements EventTransport {
     return this;
   }
 
-  async send(delivery: EventDelivery): Promise<DeliveryOutcome> {
-    if (this.record) this.attempts.push(delivery);
-    const scripted = this.scripted.shift();
-    const outcome: DeliveryOutcome =
-      scripted ?? (this.handler ? await this.handler(delivery) : { ok: true, status: 200 });
+  /** Answers at once when the handler does (no async frame per event: a soak sends many). */
+  send(delivery: EventDelivery): Promise<DeliveryOutcome> {
+    try {
+      if (this.record) this.attempts.push(delivery);
+      const answer = this.scripted.shift() ?? (this.handler ? this.handler(delivery) : ACKNOWLEDGED);
+      return isPromiseLike(answer)
+        ? Promise.resolve(answer).then((outcome) => this.recorded(delivery, outcome))
+        : Promise.resolve(this.recorded(delivery, answer));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  private recorded(delivery: EventDelivery, outcome: DeliveryOutcome): DeliveryOutcome {
     if (!this.record) return outcome;
     this.deliveries.push({ ...delivery, outcome });
     if (outcome.ok) this.events.push(delivery.event);

@@ -2,9 +2,12 @@ import { type Clock, type TimerHandle } from '../clock/clock.port.js';
 import { type LogMeta } from '../logging/logger.js';
 import { errorText, idsOf } from './delivery-log.js';
 import { Fifo, type QueuedEvent } from './event-queue.js';
-import { type DeliveryOutcome, type EventTransport } from './event.types.js';
+import { type DeliveryOutcome, type EventDelivery, type EventTransport } from './event.types.js';
+import { type TaskEvent } from '../models/task-event.model.js';
 import { retryDelay } from './poster-options.js';
 import { type PosterQueue } from './poster-queue.js';
+
+const RESOLVED = Promise.resolve();
 
 interface Lane {
   readonly index: number;
@@ -12,6 +15,8 @@ interface Lane {
   head: QueuedEvent | undefined;
   timer: TimerHandle | undefined;
   kickPending: boolean;
+  /** The lane's kick, made once: a kick queues it as a microtask (no closure per event). */
+  readonly run: () => void;
 }
 
 /** What the scheduler reports back to the poster. */
@@ -45,12 +50,19 @@ export class LaneScheduler {
   private stopped = false;
 
   constructor(private readonly options: SchedulerOptions) {
-    this.lanes = Array.from({ length: options.lanes }, (_, index) => ({
-      index,
-      head: undefined,
-      timer: undefined,
-      kickPending: false,
-    }));
+    this.lanes = Array.from({ length: options.lanes }, (_, index) => {
+      const lane: Lane = {
+        index,
+        head: undefined,
+        timer: undefined,
+        kickPending: false,
+        run: () => {
+          lane.kickPending = false;
+          this.next(lane);
+        },
+      };
+      return lane;
+    });
   }
 
   /** Starts the lane on a microtask if it is idle, so `post()` never runs a send itself. */
@@ -58,10 +70,9 @@ export class LaneScheduler {
     const lane = this.lanes[laneIndex];
     if (!lane || lane.head || lane.kickPending || this.stopped) return;
     lane.kickPending = true;
-    queueMicrotask(() => {
-      lane.kickPending = false;
-      this.next(lane);
-    });
+    // A promise job, not queueMicrotask: the same microtask queue, without an AsyncResource and a
+    // bound function per kick.
+    void RESOLVED.then(lane.run);
   }
 
   /** Stops every lane: timers cleared, waiting attempts forgotten. */
@@ -109,22 +120,28 @@ export class LaneScheduler {
     }
     this.inFlight += 1;
     entry.attempts += 1;
-    this.send(entry)
-      .then((outcome) => {
-        this.releaseSlot();
-        this.settle(lane, entry, outcome);
-      })
-      .catch((err: unknown) => {
-        // Only reachable if a custom clock throws; give the event up and keep the lane moving.
-        this.options.hooks.log('error', 'event poster internal error', {
-          ...idsOf(entry.event),
-          error: errorText(err),
-        });
-        if (lane.head !== entry) return;
-        lane.head = undefined;
-        this.options.hooks.gaveUp(entry);
-        this.kick(lane.index);
+    this.send(entry).then(
+      (outcome) => this.sent(lane, entry, outcome),
+      (err: unknown) => this.sent(lane, entry, { ok: false, error: `transport threw: ${errorText(err)}` }),
+    );
+  }
+
+  /** An attempt came back: frees its slot, then settles the lane head. */
+  private sent(lane: Lane, entry: QueuedEvent, outcome: unknown): void {
+    this.releaseSlot();
+    try {
+      this.settle(lane, entry, asOutcome(outcome));
+    } catch (err) {
+      // Only reachable if a custom clock throws; give the event up and keep the lane moving.
+      this.options.hooks.log('error', 'event poster internal error', {
+        ...idsOf(entry.event),
+        error: errorText(err),
       });
+      if (lane.head !== entry) return;
+      lane.head = undefined;
+      this.options.hooks.gaveUp(entry);
+      this.kick(lane.index);
+    }
   }
 
   /** Frees a send slot and hands it to the attempts that have waited longest for one. */
@@ -137,17 +154,14 @@ export class LaneScheduler {
     }
   }
 
-  private async send(entry: QueuedEvent): Promise<DeliveryOutcome> {
+  /** One attempt through the transport; a transport that throws at once counts as a failed attempt. */
+  private send(entry: QueuedEvent): Promise<unknown> {
     try {
-      const outcome = await this.options.transport.send({
-        event: entry.event,
-        body: entry.body,
-        attempt: entry.attempts,
-      });
-      if (outcome && typeof outcome === 'object' && typeof outcome.ok === 'boolean') return outcome;
-      return { ok: false, error: 'transport returned no outcome' };
+      return Promise.resolve(
+        this.options.transport.send(new Delivery(entry.event, entry.body, entry.attempts)),
+      );
     } catch (err) {
-      return { ok: false, error: `transport threw: ${errorText(err)}` };
+      return Promise.reject(err);
     }
   }
 
@@ -188,4 +202,20 @@ export class LaneScheduler {
     if (lane.timer !== undefined) this.options.clock.clearTimeout(lane.timer);
     lane.timer = undefined;
   }
+}
+
+/** What a transport answered, as an outcome (anything without a boolean `ok` is a failed attempt). */
+function asOutcome(outcome: unknown): DeliveryOutcome {
+  const value = outcome as DeliveryOutcome | undefined;
+  if (value && typeof value === 'object' && typeof value.ok === 'boolean') return value;
+  return { ok: false, error: 'transport returned no outcome' };
+}
+
+/** One attempt as the transport gets it (a class for the reason given in `linked-list.ts`). */
+class Delivery implements EventDelivery {
+  constructor(
+    readonly event: TaskEvent,
+    readonly body: string,
+    readonly attempt: number,
+  ) {}
 }

@@ -8,6 +8,21 @@ export interface ListNode<T> {
 }
 
 /**
+ * A class, not an object literal: V8 pretenures a literal's allocation site once a scavenge finds
+ * most of its objects alive, and from then on allocates every node of every list straight into the
+ * old generation; instances of a class are not tracked that way.
+ */
+class Node<T> implements ListNode<T> {
+  next: ListNode<T> | undefined = undefined;
+
+  constructor(
+    readonly value: T,
+    public prev: ListNode<T> | undefined,
+    public list: LinkedList<T> | undefined,
+  ) {}
+}
+
+/**
  * A doubly linked list with O(1) push, shift and removal of any node: the poster's queues use
  * it so that an event dropped from the middle of a queue releases its memory at once.
  */
@@ -21,7 +36,7 @@ export class LinkedList<T> {
   }
 
   push(value: T): ListNode<T> {
-    const node: ListNode<T> = { value, prev: this.tail, next: undefined, list: this };
+    const node = new Node(value, this.tail, this);
     if (this.tail) this.tail.next = node;
     else this.head = node;
     this.tail = node;

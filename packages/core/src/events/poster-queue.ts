@@ -36,7 +36,7 @@ export class PosterQueue {
     private readonly limits: { readonly maxQueue: number; readonly maxQueueBytes: number },
     private readonly gone: (entry: QueuedEvent, reason: DropReason) => void,
   ) {
-    this.waiting = new WaitingEvents(lanes);
+    this.waiting = new WaitingEvents(lanes, limits.maxQueue);
     this.ledger = new CoalesceLedger(limits.maxQueue);
   }
 

@@ -51,12 +51,20 @@ describe('EventPoster with an outbox', () => {
 
   it('writes each event before post() resolves and removes it once delivered', async () => {
     const { poster, outbox, transport } = setup();
+    // The receiver answers only once the test has looked at the outbox (delivery may start first).
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    transport.setHandler(async () => {
+      await answered;
+      return { ok: true, status: 200 };
+    });
     const event = makeEvent('nav-1', 1);
     const written = poster.post(event);
     expect(written).toBeInstanceOf(Promise);
     await written;
     expect(outbox.pending.map((r) => r.event.event_id)).toEqual([event.event_id]);
     expect(outbox.pending[0]!.body).toBe(JSON.stringify(event));
+    answer();
     expect(await poster.flush()).toBe(true);
     expect(transport.deliveries.map((d) => d.event.event_id)).toEqual([event.event_id]);
     await until(() => outbox.pending.length === 0, 'the delivered event removed from the outbox');

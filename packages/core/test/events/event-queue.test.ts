@@ -74,6 +74,31 @@ describe('WaitingEvents', () => {
     expect(waiting.takeNext(0)).toBe(held);
   });
 
+  it('keeps an idle task’s lists for its next event, and drops the idle ones past the bound at once', () => {
+    const waiting = new WaitingEvents(1, 3);
+    const busy = entry('progress', 0);
+    waiting.add(busy);
+    const idle = [entry('progress', 0), entry('progress', 0), entry('progress', 0)];
+    for (const e of idle) {
+      waiting.add(e);
+      waiting.remove(e);
+    }
+    expect(waiting.trackedTasks).toBe(4); // three idle, kept: no more than the bound
+    // The same task again: its kept lists are reused, nothing is added.
+    const again = { ...entry('progress', 0), taskId: idle[0]!.taskId };
+    waiting.add(again);
+    expect(waiting.trackedTasks).toBe(4);
+    expect(waiting.oldestProgressOf(idle[0]!.taskId)).toBe(again);
+    waiting.remove(again);
+    // A fourth idle task passes the bound: every idle task is dropped, the busy one stays.
+    const fourth = entry('progress', 0);
+    waiting.add(fourth);
+    waiting.remove(fourth);
+    expect(waiting.trackedTasks).toBe(1);
+    expect(waiting.oldestProgressOf(busy.taskId)).toBe(busy);
+    expect(waiting.takeNext(0)).toBe(busy);
+  });
+
   it('refuses a lane that does not exist', () => {
     expect(() => new WaitingEvents(1).add(entry('progress', 3))).toThrow(RangeError);
   });
