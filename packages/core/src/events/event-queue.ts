@@ -44,6 +44,7 @@ class EntryLinks {
     readonly lane: ListNode<QueuedEvent>,
     readonly cls: ListNode<QueuedEvent>,
     readonly task: ListNode<QueuedEvent>,
+    readonly lists: TaskLists,
   ) {}
 }
 
@@ -69,9 +70,13 @@ export class QueuedEntry implements QueuedEvent {
 }
 
 /** The waiting events of one task: all of them, and its progress events, oldest first. */
-interface TaskLists {
-  readonly all: LinkedList<QueuedEvent>;
-  readonly progress: LinkedList<QueuedEvent>;
+class TaskLists {
+  readonly all = new LinkedList<QueuedEvent>();
+  readonly progress = new LinkedList<QueuedEvent>();
+  /** Its place among the idle tasks, while nothing of it waits. */
+  idle: ListNode<string> | undefined = undefined;
+  /** Its terminal event has left the queue: the lists go once nothing else of it waits. */
+  ended = false;
 }
 
 /** A FIFO with O(1) amortized push/shift (an array with a moving head, compacted now and then). */
@@ -118,8 +123,8 @@ export class Fifo<T> {
   }
 }
 
-/** Empty per-task lists {@link WaitingEvents} keeps by default (the poster passes its `maxQueue`). */
-const DEFAULT_MAX_EMPTY_TASKS = 10_000;
+/** Idle tasks whose lists {@link WaitingEvents} keeps by default (the poster passes `maxQueue`). */
+const DEFAULT_MAX_IDLE_TASKS = 10_000;
 
 /** The drop classes of a full queue; progress is coalesced first, terminal events go last. */
 export type DropClass = 'progress' | 'watch_event' | 'trigger_fired' | 'terminal';
@@ -143,16 +148,18 @@ export class WaitingEvents {
   };
 
   /**
-   * Waiting events per task id. A task's lists stay when it has nothing waiting, for its next
-   * event: deleting and re-adding a key on every event made V8 reallocate the map's table in the
-   * old generation each time. Past `maxEmptyTasks` empty ones, every empty one is dropped at once.
+   * Waiting events per task id. A task's lists stay while it has nothing waiting (it is idle), for
+   * its next event: deleting and re-adding a key on every event made V8 reallocate the map's table
+   * in the old generation each time. They go when the task's terminal event has left, or, past
+   * `maxIdleTasks` idle tasks, the longest idle first (a cancelled task sends no terminal event).
    */
   private readonly byTask = new Map<string, TaskLists>();
-  private emptyTasks = 0;
+  /** Ids of the idle tasks, longest idle first. */
+  private readonly idle = new LinkedList<string>();
 
   constructor(
     laneCount: number,
-    private readonly maxEmptyTasks = DEFAULT_MAX_EMPTY_TASKS,
+    private readonly maxIdleTasks = DEFAULT_MAX_IDLE_TASKS,
   ) {
     this.lanes = Array.from({ length: laneCount }, () => new LinkedList<QueuedEvent>());
   }
@@ -172,10 +179,13 @@ export class WaitingEvents {
     const cls = dropClassOf(entry.event.type);
     let task = this.byTask.get(entry.taskId);
     if (!task) {
-      task = { all: new LinkedList(), progress: new LinkedList() };
+      task = new TaskLists();
       this.byTask.set(entry.taskId, task);
-    } else if (task.all.length === 0) this.emptyTasks -= 1;
-    entry.links = new EntryLinks(lane, this.byClass[cls].push(entry), task.all.push(entry));
+    } else if (task.idle) {
+      this.idle.remove(task.idle);
+      task.idle = undefined;
+    }
+    entry.links = new EntryLinks(lane, this.byClass[cls].push(entry), task.all.push(entry), task);
     if (cls === 'progress') entry.links.progress = task.progress.push(entry);
   }
 
@@ -187,9 +197,10 @@ export class WaitingEvents {
     links.lane.list?.remove(links.lane);
     links.cls.list?.remove(links.cls);
     if (links.progress) links.progress.list?.remove(links.progress);
-    const all = links.task.list;
-    all?.remove(links.task);
-    if (all && all.length === 0 && ++this.emptyTasks > this.maxEmptyTasks) this.dropEmptyTasks();
+    const task = links.lists;
+    task.all.remove(links.task);
+    if (dropClassOf(entry.event.type) === 'terminal') task.ended = true;
+    if (task.all.length === 0 && this.byTask.get(entry.taskId) === task) this.emptied(entry.taskId, task);
   }
 
   /** Removes and returns the oldest waiting event of `lane`. */
@@ -219,14 +230,21 @@ export class WaitingEvents {
     const all = this.lanes.flatMap((lane) => lane.drain());
     for (const list of Object.values(this.byClass)) list.drain();
     this.byTask.clear();
-    this.emptyTasks = 0;
+    this.idle.drain();
     for (const entry of all) entry.links = undefined;
     return all;
   }
 
-  private dropEmptyTasks(): void {
-    for (const [taskId, task] of this.byTask) if (task.all.length === 0) this.byTask.delete(taskId);
-    this.emptyTasks = 0;
+  /** Nothing of the task waits any more: its lists go (it ended) or wait for its next event. */
+  private emptied(taskId: string, task: TaskLists): void {
+    if (task.ended) {
+      this.byTask.delete(taskId);
+      return;
+    }
+    task.idle = this.idle.push(taskId);
+    if (this.idle.length <= this.maxIdleTasks) return;
+    const longest = this.idle.shift();
+    if (longest !== undefined) this.byTask.delete(longest);
   }
 
   private laneQueue(lane: number): LinkedList<QueuedEvent> {

@@ -74,7 +74,7 @@ describe('WaitingEvents', () => {
     expect(waiting.takeNext(0)).toBe(held);
   });
 
-  it('keeps an idle task’s lists for its next event, and drops the idle ones past the bound at once', () => {
+  it('keeps an idle task’s lists for its next event, up to a bound, longest idle dropped first', () => {
     const waiting = new WaitingEvents(1, 3);
     const busy = entry('progress', 0);
     waiting.add(busy);
@@ -89,14 +89,28 @@ describe('WaitingEvents', () => {
     waiting.add(again);
     expect(waiting.trackedTasks).toBe(4);
     expect(waiting.oldestProgressOf(idle[0]!.taskId)).toBe(again);
-    waiting.remove(again);
-    // A fourth idle task passes the bound: every idle task is dropped, the busy one stays.
+    waiting.remove(again); // idle[0] is now the most recently idle
+    // A fourth idle task passes the bound: the longest idle one (idle[1]) goes, no other.
     const fourth = entry('progress', 0);
     waiting.add(fourth);
     waiting.remove(fourth);
-    expect(waiting.trackedTasks).toBe(1);
+    expect(waiting.trackedTasks).toBe(4);
+    const back = { ...entry('progress', 0), taskId: idle[1]!.taskId };
+    waiting.add(back);
+    expect(waiting.trackedTasks).toBe(5); // idle[1] had to get new lists
     expect(waiting.oldestProgressOf(busy.taskId)).toBe(busy);
-    expect(waiting.takeNext(0)).toBe(busy);
+  });
+
+  it('drops a task’s lists once its terminal event has left and nothing else of it waits', () => {
+    const waiting = new WaitingEvents(1, 10);
+    const progress = entry('progress', 0);
+    const done = { ...entry('task_done', 0), taskId: progress.taskId };
+    waiting.add(progress);
+    waiting.add(done);
+    waiting.remove(done); // dropped for room, say: the task still has its progress waiting
+    expect(waiting.trackedTasks).toBe(1);
+    expect(waiting.takeNext(0)).toBe(progress);
+    expect(waiting.trackedTasks).toBe(0);
   });
 
   it('refuses a lane that does not exist', () => {
