@@ -1,5 +1,4 @@
-import { IsBoolean, IsNotEmpty, IsString, MaxLength } from 'class-validator';
-import { JSONSchema } from '@robot-mcp-kit/server';
+import { IsBoolean, IsNotEmpty, IsString, JSONSchema, MaxLength } from '@robot-mcp-kit/server/dto';
 
 /** Arguments of `navigate_to`. */
 export class NavigateArgs {

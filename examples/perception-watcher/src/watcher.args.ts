@@ -1,5 +1,13 @@
-import { IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { JSONSchema } from '@robot-mcp-kit/server';
+import {
+  IsNotEmpty,
+  IsNumber,
+  IsOptional,
+  IsString,
+  JSONSchema,
+  Max,
+  MaxLength,
+  Min,
+} from '@robot-mcp-kit/server/dto';
 
 /** Arguments of `watch_for`. */
 export class WatchForArgs {

@@ -1,11 +1,5 @@
-import { IsBoolean, IsNumber, IsOptional, IsPositive, Max } from 'class-validator';
-import {
-  TaskError,
-  type TaskContext,
-  CapabilityServer,
-  JSONSchema,
-  LongRunningTool,
-} from '@robot-mcp-kit/server';
+import { IsBoolean, IsNumber, IsOptional, IsPositive, JSONSchema, Max } from '@robot-mcp-kit/server/dto';
+import { TaskError, type TaskContext, CapabilityServer, LongRunningTool } from '@robot-mcp-kit/server';
 
 /** Arguments of `sleep_task`. */
 export class SleepArgs {

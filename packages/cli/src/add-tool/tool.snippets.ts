@@ -64,12 +64,14 @@ function longRunningSnippet(names: ToolNames, actuates: boolean): ToolSnippet {
     dto: dtoClass(names, longRunningProperties()),
     method: longRunningMethod(names, actuates),
     imports: {
-      'class-validator': [{ name: 'IsInt' }, { name: 'IsOptional' }, { name: 'Max' }, { name: 'Min' }],
-      '@robot-mcp-kit/server': [
+      '@robot-mcp-kit/server/dto': [
+        { name: 'IsInt' },
+        { name: 'IsOptional' },
         { name: 'JSONSchema' },
-        { name: 'LongRunningTool' },
-        { name: 'TaskContext', typeOnly: true },
+        { name: 'Max' },
+        { name: 'Min' },
       ],
+      '@robot-mcp-kit/server': [{ name: 'LongRunningTool' }, { name: 'TaskContext', typeOnly: true }],
     },
   };
 }
@@ -188,12 +190,13 @@ function plainSnippet(names: ToolNames, actuates: boolean): ToolSnippet {
       ],
     },
     imports: {
-      'class-validator': [{ name: 'IsOptional' }, { name: 'IsString' }, { name: 'MaxLength' }],
-      '@robot-mcp-kit/server': [
+      '@robot-mcp-kit/server/dto': [
+        { name: 'IsOptional' },
+        { name: 'IsString' },
         { name: 'JSONSchema' },
-        { name: 'Tool' },
-        { name: 'ToolCallContext', typeOnly: true },
+        { name: 'MaxLength' },
       ],
+      '@robot-mcp-kit/server': [{ name: 'Tool' }, { name: 'ToolCallContext', typeOnly: true }],
     },
   };
 }

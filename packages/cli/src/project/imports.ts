@@ -9,7 +9,8 @@ export interface NamedImport {
 /**
  * Makes `sourceFile` import each name from `moduleSpecifier`, adding to an existing import of that
  * module when there is one (keeping its names sorted if they were), or adding a declaration after
- * the other imports. A type-only import is upgraded when a value import is needed.
+ * the other imports. A type-only import is upgraded when a value import is needed. A name that
+ * another module's import already binds is left alone.
  */
 export function ensureNamedImports(
   sourceFile: SourceFile,
@@ -19,7 +20,20 @@ export function ensureNamedImports(
   for (const wanted of names) ensureNamedImport(sourceFile, moduleSpecifier, wanted);
 }
 
+/** Whether another module's import already binds `name` (a second binding would not compile). */
+function boundElsewhere(sourceFile: SourceFile, moduleSpecifier: string, name: string): boolean {
+  return sourceFile
+    .getImportDeclarations()
+    .some(
+      (declaration) =>
+        declaration.getModuleSpecifierValue() !== moduleSpecifier &&
+        declaration.getNamedImports().some((specifier) => localName(specifier) === name),
+    );
+}
+
 function ensureNamedImport(sourceFile: SourceFile, moduleSpecifier: string, wanted: NamedImport): void {
+  // e.g. `IsInt` from 'class-validator' in a project written before '@robot-mcp-kit/server/dto'
+  if (boundElsewhere(sourceFile, moduleSpecifier, wanted.name)) return;
   const declarations = sourceFile
     .getImportDeclarations()
     .filter((declaration) => declaration.getModuleSpecifierValue() === moduleSpecifier);

@@ -66,4 +66,18 @@ describe('ensureNamedImports', () => {
     ensureNamedImports(sf, 'class-validator', [{ name: 'IsInt' }]);
     expect(sf.getImportDeclarations()).toHaveLength(2);
   });
+
+  it('does not bind a name twice: one imported from another module stays, the rest are added', () => {
+    // a project written before '@robot-mcp-kit/server/dto' imports its decorators from class-validator
+    const sf = file("import { IsInt, Min } from 'class-validator';\n");
+    ensureNamedImports(sf, '@robot-mcp-kit/server/dto', [
+      { name: 'IsInt' },
+      { name: 'Max' },
+      { name: 'Min' },
+    ]);
+    expect(sf.getImportDeclarations().map((d) => d.getText())).toEqual([
+      "import { IsInt, Min } from 'class-validator';",
+      "import { Max } from '@robot-mcp-kit/server/dto';",
+    ]);
+  });
 });

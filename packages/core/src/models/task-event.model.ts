@@ -1,5 +1,4 @@
-import { Type } from 'class-transformer';
-import { IsDate, IsIn, IsInt, IsNotEmpty, IsObject, IsString, Min } from 'class-validator';
+import { IsDate, IsIn, IsInt, IsNotEmpty, IsObject, IsString, Min, Type } from '../dto/index.js';
 import { isoTime } from './iso-time.js';
 import { type JsonObject } from './json.types.js';
 import { EVENT_TYPES, type EventType, SCHEMA_VERSION } from './schema.js';

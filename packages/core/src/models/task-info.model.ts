@@ -1,4 +1,3 @@
-import { Type } from 'class-transformer';
 import {
   IsArray,
   IsDate,
@@ -8,8 +7,9 @@ import {
   IsObject,
   IsOptional,
   IsString,
+  Type,
   ValidateNested,
-} from 'class-validator';
+} from '../dto/index.js';
 import { isoTime } from './iso-time.js';
 import { type JsonObject } from './json.types.js';
 import { TASK_STATES, type TaskState } from './schema.js';

@@ -1,7 +1,6 @@
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, JSONSchema, Max, MaxLength, Min } from '@robot-mcp-kit/server/dto';
 import {
   CapabilityServer,
-  JSONSchema,
   type JsonObject,
   LongRunningTool,
   type TaskContext,

@@ -1,5 +1,4 @@
-import { plainToInstance } from 'class-transformer';
-import { type ValidationError, validate } from 'class-validator';
+import { plainToInstance, type ValidationError, validate } from '@robot-mcp-kit/core/dto';
 import { isJsonObject, jsonSafetyProblem } from '@robot-mcp-kit/core';
 import { ToolArgumentsError } from '../errors/server.error.js';
 import { type DtoClass } from '../metadata/decorator-args.types.js';

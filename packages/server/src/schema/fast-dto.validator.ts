@@ -1,11 +1,6 @@
 import { createRequire } from 'node:module';
-import {
-  getMetadataStorage,
-  type MetadataStorage,
-  type ValidationArguments,
-  ValidationTypes,
-  type ValidatorConstraintInterface,
-} from 'class-validator';
+import { getMetadataStorage, type ValidationArguments, ValidationTypes } from '@robot-mcp-kit/core/dto';
+import type { MetadataStorage, ValidatorConstraintInterface } from 'class-validator';
 import { type DtoClass } from '../metadata/decorator-args.types.js';
 import { FORBIDDEN_KEYS } from './forbidden-keys.js';
 
@@ -30,7 +25,7 @@ const require = createRequire(import.meta.url);
 const { defaultMetadataStorage: transformerStorage } = require('class-transformer/cjs/storage') as {
   defaultMetadataStorage: TransformerStorage;
 };
-const { TransformationType } = require('class-transformer') as {
+const { TransformationType } = require('class-transformer/cjs/enums/transformation-type.enum.js') as {
   TransformationType: { PLAIN_TO_CLASS: number };
 };
 

@@ -1,5 +1,15 @@
-import { IsArray, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { JSONSchema } from 'class-validator-jsonschema';
+import {
+  IsArray,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+} from '@robot-mcp-kit/core/dto';
+import { JSONSchema } from '../schema/json-schema.decorator.js';
 import { type StoredTask, TASK_STATES, type TaskManager, type TaskState } from '@robot-mcp-kit/core';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Tool } from '../decorators/tool.decorator.js';

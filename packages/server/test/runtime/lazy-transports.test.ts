@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 
 const SLEEPER = resolve('examples/sleeper/dist/main.js');
 const HTTP_MODULES = [
-  '/server/dist/transports/http.listener.js',
+  '/server/dist/bundle/chunks/http.listener-', // the kit's HTTP listener: a lazy chunk of the bundle
   '@modelcontextprotocol/sdk/dist/esm/server/webStandardStreamableHttp.js',
   '@modelcontextprotocol/sdk/dist/esm/server/sse.js',
   '/@modelcontextprotocol/server/dist/', // the MCP 2026-07-28 leg (v2 SDK)
@@ -92,6 +92,14 @@ describe('transports load on demand', () => {
     // the default logger writes its lines itself: winston only with extra winston transports
     expect(loaded.some((url) => url.startsWith('cjs:'))).toBe(true); // require() is recorded
     expect(loaded.filter((url) => /\/node_modules\/winston\/|^cjs:winston$/.test(url))).toEqual([]);
+    // DTO decorators load their own modules (and a validator.js function or two), never
+    // class-validator's index, validator.js's index or libphonenumber-js
+    expect(loaded.some((url) => url.includes('class-validator/cjs/decorator/'))).toBe(true);
+    const heavy =
+      /^cjs:(class-validator|validator)$|^cjs:libphonenumber-js|\/(class-validator\/cjs|validator)\/index\.js$/;
+    expect(
+      loaded.filter((url) => heavy.test(url) || url.includes('/node_modules/libphonenumber-js/')),
+    ).toEqual([]);
   }, 60_000);
 
   it('RMK_STORE loads the Redis adapters, and only then', async () => {
