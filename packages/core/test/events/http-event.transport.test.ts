@@ -106,6 +106,35 @@ describe('HttpEventTransport', () => {
     await expect(transport.send(delivery())).resolves.toEqual({ ok: false, error: 'ECONNREFUSED' });
   });
 
+  it('sends the headers got sent: names, case and order, its User-Agent, credentials from the URL', async () => {
+    const clock = new ManualClock(T0);
+    const url = server.url.replace('http://', 'http://us%40er:p%3Ass@') + '?x=1';
+    const secrets = [`whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`];
+    for (const standardWebhooks of [undefined, { secrets }]) {
+      transport = new HttpEventTransport({ url, secret: SECRET, serverName: 'nav', clock, standardWebhooks });
+      await expect(transport.send(delivery('{"a":"ü"}'))).resolves.toEqual({ ok: true, status: 204 });
+      await transport.close();
+    }
+    const names = (raw: readonly string[]) => raw.filter((_, i) => i % 2 === 0);
+    const signing = ['x-rvc-server', 'x-rvc-timestamp', 'x-rvc-signature'];
+    const webhooks = ['webhook-id', 'webhook-timestamp', 'webhook-signature'];
+    const tail = ['content-length', 'authorization', 'Host', 'Connection'];
+    const [plain, signed] = server.requests;
+    expect(names(plain!.rawHeaders)).toEqual(['user-agent', 'content-type', ...signing, ...tail]);
+    expect(names(signed!.rawHeaders)).toEqual([
+      'user-agent',
+      'content-type',
+      ...signing,
+      ...webhooks,
+      ...tail,
+    ]);
+    expect(plain!.headers['user-agent']).toBe('got (https://github.com/sindresorhus/got)');
+    expect(plain!.headers['content-length']).toBe('10');
+    expect(plain!.headers.authorization).toBe(`Basic ${Buffer.from('us@er:p:ss').toString('base64')}`);
+    expect(plain!.headers.connection).toBe('keep-alive');
+    expect(plain!.url).toBe('/api/agent/events?x=1');
+  });
+
   it('reports a timeout', async () => {
     server.reply = () => 'hang';
     transport = new HttpEventTransport({ url: server.url, secret: SECRET, serverName: 'nav', timeoutMs: 50 });

@@ -7,6 +7,8 @@ export interface ReceivedRequest {
   readonly method: string;
   readonly url: string;
   readonly headers: IncomingHttpHeaders;
+  /** The header names and values as sent (names in their case, in their order). */
+  readonly rawHeaders: readonly string[];
   readonly body: Buffer;
   /** The body parsed as JSON (undefined if it is not JSON). */
   readonly json: Record<string, unknown> | undefined;
@@ -37,6 +39,7 @@ export class TestServer {
           method: req.method ?? '',
           url: req.url ?? '',
           headers: req.headers,
+          rawHeaders: req.rawHeaders,
           body,
           json: tryJson(body),
           clientPort: req.socket.remotePort ?? 0,
