@@ -1,4 +1,5 @@
 import { type Clock, type TimerHandle } from '../clock/clock.port.js';
+import { QueuedTimer, type TimerQueue, timerQueueFor } from '../clock/timer-queue.js';
 import { type JsonObject } from '../models/json.types.js';
 import { type Logger } from '../logging/logger.js';
 import { type TaskInfo } from '../models/task-info.model.js';
@@ -49,6 +50,8 @@ export class ManagedTaskContext implements TaskContext {
   private sleepReject: ((reason: unknown) => void) | undefined = undefined;
   private sleepTimer: TimerHandle | undefined = undefined;
   private sleepEnd: (() => void) | undefined = undefined;
+  /** The pending sleep's place in a timer queue (system clock), made on the first such sleep. */
+  private sleepQueued: QueuedSleep | undefined = undefined;
 
   constructor(
     private readonly host: TaskHost,
@@ -128,11 +131,12 @@ export class ManagedTaskContext implements TaskContext {
   }
 
   /**
-   * The usual case — one sleep at a time — keeps its resolve/reject and timer on this context and
-   * reuses one timer callback and one cancel hook for every sleep of the task: a sleep then costs a
-   * promise and a timer, nothing more (each lives as long as the sleep, so past a young-generation
-   * GC; at 10 000 tasks sleeping in steps that is what peak RSS is made of). A second sleep pending
-   * at the same time takes {@link sleepAlongside}.
+   * The usual case — one sleep at a time — keeps its resolve/reject on this context and reuses one
+   * callback and one cancel hook for every sleep of the task; on the system clock it waits in the
+   * process's {@link TimerQueue} (no Timeout per sleep). A sleep then costs a promise and nothing
+   * more that lives as long as it does (past a young-generation GC: at 10 000 tasks sleeping in
+   * steps that is what peak RSS is made of). A second sleep pending at the same time takes
+   * {@link sleepAlongside}.
    */
   sleep(ms: number): Promise<void> {
     const { record } = this;
@@ -142,7 +146,14 @@ export class ManagedTaskContext implements TaskContext {
       this.sleepResolve = resolve;
       this.sleepReject = reject;
       const end = (this.sleepEnd ??= () => this.endSleep());
-      this.sleepTimer = this.host.clock.setTimeout(end, ms);
+      const queue = timerQueueFor(this.host.clock, ms);
+      if (queue) {
+        const queued = (this.sleepQueued ??= new QueuedSleep(end));
+        queued.queue = queue;
+        queue.add(queued, ms);
+      } else {
+        this.sleepTimer = this.host.clock.setTimeout(end, ms);
+      }
       record.addCancelHook(end);
     });
   }
@@ -159,6 +170,7 @@ export class ManagedTaskContext implements TaskContext {
     this.sleepTimer = undefined;
     if (record.cancelReason !== undefined) {
       if (timer !== undefined) this.host.clock.clearTimeout(timer);
+      this.sleepQueued?.dequeue();
       reject(record.cancelReason);
       return;
     }
@@ -242,4 +254,22 @@ function firedPayload(trigger: JsonObject, extra: JsonObject): JsonObject {
   const payload: JsonObject = { trigger };
   for (const [key, value] of Object.entries(extra)) if (key !== 'trigger') payload[key] = value;
   return deepFreeze(payload);
+}
+
+/** A context's pending sleep in a {@link TimerQueue}: one per context, reused by its sleeps. */
+class QueuedSleep extends QueuedTimer {
+  queue: TimerQueue | undefined = undefined;
+
+  constructor(private readonly end: () => void) {
+    super();
+  }
+
+  onTimer(): void {
+    this.end();
+  }
+
+  /** Leaves the queue (the sleep was cancelled). */
+  dequeue(): void {
+    this.queue?.delete(this);
+  }
 }

@@ -1,4 +1,6 @@
-import { ManualClock, MemoryLogger, TaskCancelledError, TaskManager } from '@robot-mcp-kit/core';
+import { ManualClock, MemoryLogger, TaskCancelledError, TaskManager, systemClock } from '@robot-mcp-kit/core';
+import { timerQueueFor } from '../../src/clock/timer-queue.js';
+import { until } from '../events/test-helpers.js';
 import { RecordingSink, finished, settle } from './task-test.helpers.js';
 
 function setup(): { manager: TaskManager; clock: ManualClock } {
@@ -69,5 +71,42 @@ describe('TaskContext.sleep', () => {
     expect(outcome).toBeInstanceOf(TaskCancelledError);
     expect(clock.pending).toBe(0);
     expect(pendingHooks(manager, info.task_id)).toBe(0);
+  });
+
+  it('on the system clock waits in the shared timer queue: never ends early, a cancel rejects and dequeues', async () => {
+    const manager = new TaskManager({
+      serverName: 'navigation',
+      poster: new RecordingSink(),
+      logger: new MemoryLogger(),
+    });
+    const queue = timerQueueFor(systemClock, 40)!;
+    const before = queue.size;
+    const elapsed: number[] = [];
+    const ids: string[] = [];
+    for (let i = 0; i < 50; i += 1) {
+      const info = manager.start('navigate_to', async (ctx) => {
+        for (const ms of [40, 15]) {
+          const t0 = performance.now();
+          await ctx.sleep(ms);
+          elapsed.push(performance.now() - t0 - ms);
+        }
+        return {};
+      });
+      ids.push(info.task_id);
+    }
+    let outcome: unknown;
+    const cancelled = manager.start('navigate_to', async (ctx) => {
+      outcome = await ctx.sleep(60_000).catch((e: unknown) => e);
+      return {};
+    });
+    await until(() => queue.size === before + 51, 'every sleep queued');
+    await manager.cancel(cancelled.task_id);
+    await until(() => outcome !== undefined, 'the cancelled sleep settled');
+    expect(outcome).toBeInstanceOf(TaskCancelledError);
+    expect(pendingHooks(manager, cancelled.task_id)).toBe(0);
+    for (const id of ids) expect((await finished(manager, id)).state).toBe('succeeded');
+    expect(elapsed).toHaveLength(100);
+    expect(Math.min(...elapsed)).toBeGreaterThanOrEqual(0);
+    expect(queue.size).toBe(before);
   });
 });
