@@ -1,7 +1,7 @@
 import { type EventType } from '../models/schema.js';
 import { type TaskEvent } from '../models/task-event.model.js';
 import { type SeqRanges } from './coalesce-marker.js';
-import { LinkedList, type ListNode } from './linked-list.js';
+import { IntrusiveList, type ListLinks } from './intrusive-list.js';
 
 /**
  * Where a queued event is: `waiting` in its lane, `inflight` at the head of its lane (being sent
@@ -32,30 +32,44 @@ export interface QueuedEvent {
   coalesced?: SeqRanges;
   /** Written to the poster's outbox (or taken over from it): removed there once finished. */
   stored?: boolean;
-  /** Where it sits while waiting (lane, drop class, and per-task progress); removed in O(1). */
-  links?: EntryLinks;
+  /**
+   * The lists of its task while it waits (undefined otherwise). The links below are owned by
+   * {@link WaitingEvents}: it sits in its lane's list, its drop class's, its task's and (progress)
+   * its task's progress list, linked through these fields (no node objects), removed in O(1).
+   */
+  lists?: TaskLists | undefined;
+  lanePrev?: QueuedEvent | undefined;
+  laneNext?: QueuedEvent | undefined;
+  classPrev?: QueuedEvent | undefined;
+  classNext?: QueuedEvent | undefined;
+  taskPrev?: QueuedEvent | undefined;
+  taskNext?: QueuedEvent | undefined;
+  progressPrev?: QueuedEvent | undefined;
+  progressNext?: QueuedEvent | undefined;
 }
 
-/** Classes, not literals, for what the poster allocates per event (see `linked-list.ts`). */
-class EntryLinks {
-  progress: ListNode<QueuedEvent> | undefined = undefined;
-
-  constructor(
-    readonly lane: ListNode<QueuedEvent>,
-    readonly cls: ListNode<QueuedEvent>,
-    readonly task: ListNode<QueuedEvent>,
-    readonly lists: TaskLists,
-  ) {}
-}
-
-/** A {@link QueuedEvent} as the poster makes it: `waiting`, not attempted yet. */
+/**
+ * A {@link QueuedEvent} as the poster makes it: `waiting`, not attempted yet. A class, not an
+ * object literal: V8 pretenures a literal's allocation site once a scavenge finds most of its
+ * objects alive, and from then on allocates every one of them straight into the old generation;
+ * instances of a class are not tracked that way. Every field is set here, so that all of them live
+ * in the object.
+ */
 export class QueuedEntry implements QueuedEvent {
   state: QueuedEventState = 'waiting';
   attempts = 0;
   lastError: string | undefined = undefined;
   coalesced: SeqRanges | undefined = undefined;
   stored: boolean | undefined = undefined;
-  links: EntryLinks | undefined = undefined;
+  lists: TaskLists | undefined = undefined;
+  lanePrev: QueuedEvent | undefined = undefined;
+  laneNext: QueuedEvent | undefined = undefined;
+  classPrev: QueuedEvent | undefined = undefined;
+  classNext: QueuedEvent | undefined = undefined;
+  taskPrev: QueuedEvent | undefined = undefined;
+  taskNext: QueuedEvent | undefined = undefined;
+  progressPrev: QueuedEvent | undefined = undefined;
+  progressNext: QueuedEvent | undefined = undefined;
 
   constructor(
     public event: TaskEvent,
@@ -69,58 +83,50 @@ export class QueuedEntry implements QueuedEvent {
   ) {}
 }
 
+/** The link fields of each list a waiting event sits in. */
+const LANE: ListLinks<QueuedEvent> = {
+  prev: (e) => e.lanePrev,
+  next: (e) => e.laneNext,
+  setPrev: (e, v) => (e.lanePrev = v),
+  setNext: (e, v) => (e.laneNext = v),
+};
+const CLASS: ListLinks<QueuedEvent> = {
+  prev: (e) => e.classPrev,
+  next: (e) => e.classNext,
+  setPrev: (e, v) => (e.classPrev = v),
+  setNext: (e, v) => (e.classNext = v),
+};
+const TASK: ListLinks<QueuedEvent> = {
+  prev: (e) => e.taskPrev,
+  next: (e) => e.taskNext,
+  setPrev: (e, v) => (e.taskPrev = v),
+  setNext: (e, v) => (e.taskNext = v),
+};
+const PROGRESS: ListLinks<QueuedEvent> = {
+  prev: (e) => e.progressPrev,
+  next: (e) => e.progressNext,
+  setPrev: (e, v) => (e.progressPrev = v),
+  setNext: (e, v) => (e.progressNext = v),
+};
+const IDLE: ListLinks<TaskLists> = {
+  prev: (t) => t.idlePrev,
+  next: (t) => t.idleNext,
+  setPrev: (t, v) => (t.idlePrev = v),
+  setNext: (t, v) => (t.idleNext = v),
+};
+
 /** The waiting events of one task: all of them, and its progress events, oldest first. */
 class TaskLists {
-  readonly all = new LinkedList<QueuedEvent>();
-  readonly progress = new LinkedList<QueuedEvent>();
-  /** Its place among the idle tasks, while nothing of it waits. */
-  idle: ListNode<string> | undefined = undefined;
+  readonly all = new IntrusiveList(TASK);
+  readonly progress = new IntrusiveList(PROGRESS);
+  /** In the idle tasks' list, while nothing of it waits (linked through the two fields after). */
+  idle = false;
+  idlePrev: TaskLists | undefined = undefined;
+  idleNext: TaskLists | undefined = undefined;
   /** Its terminal event has left the queue: the lists go once nothing else of it waits. */
   ended = false;
-}
 
-/** A FIFO with O(1) amortized push/shift (an array with a moving head, compacted now and then). */
-export class Fifo<T> {
-  private items: (T | undefined)[] = [];
-  private head = 0;
-
-  get length(): number {
-    return this.items.length - this.head;
-  }
-
-  push(item: T): void {
-    this.items.push(item);
-  }
-
-  peek(): T | undefined {
-    return this.items[this.head];
-  }
-
-  shift(): T | undefined {
-    if (this.head >= this.items.length) return undefined;
-    const item = this.items[this.head];
-    this.items[this.head] = undefined;
-    this.head += 1;
-    if (this.head >= 1024 && this.head * 2 >= this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-    return item;
-  }
-
-  /** Keeps only the items `keep` accepts, in order. */
-  retain(keep: (item: T) => boolean): void {
-    this.items = (this.items.slice(this.head) as T[]).filter(keep);
-    this.head = 0;
-  }
-
-  /** Removes and returns every item, oldest first. */
-  drain(): T[] {
-    const rest = this.items.slice(this.head) as T[];
-    this.items = [];
-    this.head = 0;
-    return rest;
-  }
+  constructor(readonly taskId: string) {}
 }
 
 /** Idle tasks whose lists {@link WaitingEvents} keeps by default (the poster passes `maxQueue`). */
@@ -139,12 +145,12 @@ export function dropClassOf(type: EventType): DropClass {
  * or coalescing an event unlinks it everywhere in O(1) and nothing it held stays reachable.
  */
 export class WaitingEvents {
-  private readonly lanes: LinkedList<QueuedEvent>[];
-  private readonly byClass: Record<DropClass, LinkedList<QueuedEvent>> = {
-    progress: new LinkedList(),
-    watch_event: new LinkedList(),
-    trigger_fired: new LinkedList(),
-    terminal: new LinkedList(),
+  private readonly lanes: IntrusiveList<QueuedEvent>[];
+  private readonly byClass: Record<DropClass, IntrusiveList<QueuedEvent>> = {
+    progress: new IntrusiveList(CLASS),
+    watch_event: new IntrusiveList(CLASS),
+    trigger_fired: new IntrusiveList(CLASS),
+    terminal: new IntrusiveList(CLASS),
   };
 
   /**
@@ -154,14 +160,14 @@ export class WaitingEvents {
    * `maxIdleTasks` idle tasks, the longest idle first (a cancelled task sends no terminal event).
    */
   private readonly byTask = new Map<string, TaskLists>();
-  /** Ids of the idle tasks, longest idle first. */
-  private readonly idle = new LinkedList<string>();
+  /** The idle tasks, longest idle first. */
+  private readonly idle = new IntrusiveList(IDLE);
 
   constructor(
     laneCount: number,
     private readonly maxIdleTasks = DEFAULT_MAX_IDLE_TASKS,
   ) {
-    this.lanes = Array.from({ length: laneCount }, () => new LinkedList<QueuedEvent>());
+    this.lanes = Array.from({ length: laneCount }, () => new IntrusiveList(LANE));
   }
 
   /** Tasks whose lists are kept (with events waiting or not). */
@@ -174,33 +180,37 @@ export class WaitingEvents {
     return this.byClass[cls].length;
   }
 
+  /** Links a new event into its lane's, drop class's and task's lists; it must not be waiting already. */
   add(entry: QueuedEvent): void {
-    const lane = this.laneQueue(entry.lane).push(entry);
+    const lane = this.laneQueue(entry.lane);
     const cls = dropClassOf(entry.event.type);
     let task = this.byTask.get(entry.taskId);
     if (!task) {
-      task = new TaskLists();
+      task = new TaskLists(entry.taskId);
       this.byTask.set(entry.taskId, task);
     } else if (task.idle) {
-      this.idle.remove(task.idle);
-      task.idle = undefined;
+      this.idle.remove(task);
+      task.idle = false;
     }
-    entry.links = new EntryLinks(lane, this.byClass[cls].push(entry), task.all.push(entry), task);
-    if (cls === 'progress') entry.links.progress = task.progress.push(entry);
+    lane.push(entry);
+    this.byClass[cls].push(entry);
+    task.all.push(entry);
+    if (cls === 'progress') task.progress.push(entry);
+    entry.lists = task;
   }
 
-  /** Unlinks a waiting event from every list. */
+  /** Unlinks a waiting event from every list (a no-op when it is not waiting). */
   remove(entry: QueuedEvent): void {
-    const links = entry.links;
-    if (!links) return;
-    entry.links = undefined;
-    links.lane.list?.remove(links.lane);
-    links.cls.list?.remove(links.cls);
-    if (links.progress) links.progress.list?.remove(links.progress);
-    const task = links.lists;
-    task.all.remove(links.task);
-    if (dropClassOf(entry.event.type) === 'terminal') task.ended = true;
-    if (task.all.length === 0 && this.byTask.get(entry.taskId) === task) this.emptied(entry.taskId, task);
+    const task = entry.lists;
+    if (!task) return;
+    entry.lists = undefined;
+    const cls = dropClassOf(entry.event.type);
+    this.laneQueue(entry.lane).remove(entry);
+    this.byClass[cls].remove(entry);
+    if (cls === 'progress') task.progress.remove(entry);
+    task.all.remove(entry);
+    if (cls === 'terminal') task.ended = true;
+    if (task.all.length === 0 && this.byTask.get(entry.taskId) === task) this.emptied(task);
   }
 
   /** Removes and returns the oldest waiting event of `lane`. */
@@ -222,32 +232,39 @@ export class WaitingEvents {
 
   /** The waiting event of the same task right after `entry` (the next one it will send). */
   nextOfTask(entry: QueuedEvent): QueuedEvent | undefined {
-    return entry.links?.task.next?.value;
+    return entry.lists?.all.after(entry);
   }
 
   /** Removes and returns every waiting event (lane by lane). */
   drain(): QueuedEvent[] {
     const all = this.lanes.flatMap((lane) => lane.drain());
     for (const list of Object.values(this.byClass)) list.drain();
+    for (const task of this.byTask.values()) {
+      task.all.drain();
+      task.progress.drain();
+    }
     this.byTask.clear();
     this.idle.drain();
-    for (const entry of all) entry.links = undefined;
+    for (const entry of all) entry.lists = undefined;
     return all;
   }
 
   /** Nothing of the task waits any more: its lists go (it ended) or wait for its next event. */
-  private emptied(taskId: string, task: TaskLists): void {
+  private emptied(task: TaskLists): void {
     if (task.ended) {
-      this.byTask.delete(taskId);
+      this.byTask.delete(task.taskId);
       return;
     }
-    task.idle = this.idle.push(taskId);
+    task.idle = true;
+    this.idle.push(task);
     if (this.idle.length <= this.maxIdleTasks) return;
     const longest = this.idle.shift();
-    if (longest !== undefined) this.byTask.delete(longest);
+    if (longest === undefined) return;
+    longest.idle = false;
+    this.byTask.delete(longest.taskId);
   }
 
-  private laneQueue(lane: number): LinkedList<QueuedEvent> {
+  private laneQueue(lane: number): IntrusiveList<QueuedEvent> {
     const queue = this.lanes[lane];
     if (!queue) throw new RangeError(`lane ${lane} does not exist`);
     return queue;

@@ -1,7 +1,8 @@
 import { type Clock, type TimerHandle } from '../clock/clock.port.js';
 import { type LogMeta } from '../logging/logger.js';
 import { errorText, idsOf } from './delivery-log.js';
-import { Fifo, type QueuedEvent } from './event-queue.js';
+import { type QueuedEvent } from './event-queue.js';
+import { Fifo } from './fifo.js';
 import { type DeliveryOutcome, type EventDelivery, type EventTransport } from './event.types.js';
 import { type TaskEvent } from '../models/task-event.model.js';
 import { retryDelay } from './poster-options.js';
@@ -211,7 +212,7 @@ function asOutcome(outcome: unknown): DeliveryOutcome {
   return { ok: false, error: 'transport returned no outcome' };
 }
 
-/** One attempt as the transport gets it (a class for the reason given in `linked-list.ts`). */
+/** One attempt as the transport gets it (a class for the reason given at `QueuedEntry`). */
 class Delivery implements EventDelivery {
   constructor(
     readonly event: TaskEvent,

@@ -1,4 +1,5 @@
-import { Fifo, type QueuedEvent, WaitingEvents, laneOf } from '../../src/events/event-queue.js';
+import { type QueuedEvent, WaitingEvents, laneOf } from '../../src/events/event-queue.js';
+import { Fifo } from '../../src/events/fifo.js';
 import { type EventType } from '@robot-mcp-kit/core';
 import { makeEvent } from './test-helpers.js';
 
@@ -49,7 +50,13 @@ describe('WaitingEvents', () => {
     const c = entry('task_done', 1);
     [a, b, c].forEach((e) => waiting.add(e));
     waiting.remove(a);
-    expect(a.links).toBeUndefined();
+    expect(a.lists).toBeUndefined();
+    expect([a.laneNext, a.classNext, a.taskNext, a.progressNext]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
     expect(waiting.oldest('progress')).toBe(b);
     expect(waiting.oldestProgressOf(a.taskId)).toBeUndefined();
     expect(waiting.takeNext(0)).toBe(b);
