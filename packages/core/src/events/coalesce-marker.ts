@@ -62,9 +62,12 @@ export function markerOf(event: TaskEvent): SeqRanges | undefined {
   return ranges ? mergeRanges(undefined, ranges) : undefined;
 }
 
-/** A copy of an event whose payload carries `ranges` as its coalescing marker. */
+/**
+ * A copy of an event whose payload carries `ranges` as its coalescing marker. The ranges are not
+ * copied: the caller hands over arrays nothing changes any more (the poster freezes them).
+ */
 export function withMarker(event: TaskEvent, ranges: SeqRanges): TaskEvent {
-  const payload = { ...event.payload, [COALESCED_SEQS_KEY]: ranges.map(([a, b]) => [a, b]) };
+  const payload = { ...event.payload, [COALESCED_SEQS_KEY]: ranges };
   return Object.assign(Object.create(Object.getPrototypeOf(event) as object) as TaskEvent, event, {
     payload,
   });

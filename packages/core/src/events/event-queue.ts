@@ -13,8 +13,13 @@ export type QueuedEventState = 'waiting' | 'inflight' | 'delivered' | 'dropped' 
 export interface QueuedEvent {
   /** The event as sent (a progress event carrying a coalescing marker is a copy). */
   event: TaskEvent;
-  /** `JSON.stringify(event)`, computed at post time (again only when a marker is added). */
-  body: string;
+  /**
+   * `JSON.stringify(event)`, computed at post time (or the stored body of an event taken over from
+   * the outbox). A coalescing marker makes a new event: its body is then made on first read.
+   */
+  readonly body: string;
+  /** Drops the body after the event changed (a marker): the next read of `body` makes it. */
+  forgetBody(): void;
   /** What the entry is charged against the poster's byte budget. */
   bytes: number;
   readonly taskId: string;
@@ -71,16 +76,28 @@ export class QueuedEntry implements QueuedEvent {
   progressPrev: QueuedEvent | undefined = undefined;
   progressNext: QueuedEvent | undefined = undefined;
 
+  private bodyText: string | undefined;
+
   constructor(
     public event: TaskEvent,
-    public body: string,
+    body: string,
     public bytes: number,
     readonly taskId: string,
     readonly postedAt: number,
     readonly deadline: number,
     readonly lane: number,
     readonly order: number,
-  ) {}
+  ) {
+    this.bodyText = body;
+  }
+
+  get body(): string {
+    return (this.bodyText ??= JSON.stringify(this.event));
+  }
+
+  forgetBody(): void {
+    this.bodyText = undefined;
+  }
 }
 
 /** The link fields of each list a waiting event sits in. */

@@ -1,4 +1,5 @@
 import { CoalesceLedger, type SeqRanges, markerOf, mergeRanges, withMarker } from './coalesce-marker.js';
+import { deepFreeze } from '../tasks/task-json.util.js';
 import { type DropClass, type QueuedEvent, WaitingEvents, dropClassOf } from './event-queue.js';
 
 /** Why the poster gave an event up (`coalesced`: a progress event superseded under overload). */
@@ -159,17 +160,23 @@ export class PosterQueue {
     if (ranges && ranges.length > 0) this.ledger.add(entry.taskId, ranges);
   }
 
-  /** Adds `ranges` to the marker of `carrier` (re-serializing it); `queued` when already counted. */
+  /**
+   * Adds `ranges` to the marker of `carrier` (a copy of its event with the marker; its byte charge
+   * from the new body); `queued` when already counted. The new body is not kept: a carrier waits,
+   * most often to be coalesced in turn under the overload that stamped it, and its body is made
+   * again if it is sent (or written to the outbox), from the same event.
+   */
   private stamp(carrier: QueuedEvent, ranges: SeqRanges, queued: boolean): void {
     const below = ranges.filter(([from]) => from < carrier.event.seq);
     const clipped = below.map(([from, to]): [number, number] => [from, Math.min(to, carrier.event.seq - 1)]);
     if (clipped.length === 0) return;
     // A carrier taken over from the outbox keeps the marker its stored body already had.
-    carrier.coalesced = mergeRanges(carrier.coalesced ?? markerOf(carrier.event), clipped);
-    carrier.event = withMarker(carrier.event, carrier.coalesced);
+    const marker = deepFreeze(mergeRanges(carrier.coalesced ?? markerOf(carrier.event), clipped));
+    carrier.coalesced = marker;
+    carrier.event = withMarker(carrier.event, marker);
     const before = carrier.bytes;
-    carrier.body = JSON.stringify(carrier.event);
-    carrier.bytes = costOf(carrier.body);
+    carrier.bytes = costOf(JSON.stringify(carrier.event));
+    carrier.forgetBody();
     if (queued) this.byteCount += carrier.bytes - before;
   }
 }

@@ -1,23 +1,13 @@
-import { type QueuedEvent, WaitingEvents, laneOf } from '../../src/events/event-queue.js';
+import { type QueuedEvent, QueuedEntry, WaitingEvents, laneOf } from '../../src/events/event-queue.js';
 import { Fifo } from '../../src/events/fifo.js';
 import { type EventType } from '@robot-mcp-kit/core';
 import { makeEvent } from './test-helpers.js';
 
 let order = 0;
-function entry(type: EventType, lane = 0): QueuedEvent {
+function entry(type: EventType, lane = 0, taskId?: string): QueuedEvent {
   order += 1;
-  return {
-    event: makeEvent(`t-${order}`, 1, type),
-    body: '{}',
-    bytes: 514,
-    taskId: `t-${order}`,
-    postedAt: 0,
-    deadline: 1,
-    lane,
-    order,
-    state: 'waiting',
-    attempts: 0,
-  };
+  const task = taskId ?? `t-${order}`;
+  return new QueuedEntry(makeEvent(task, 1, type), '{}', 514, task, 0, 1, lane, order);
 }
 
 describe('Fifo', () => {
@@ -92,7 +82,7 @@ describe('WaitingEvents', () => {
     }
     expect(waiting.trackedTasks).toBe(4); // three idle, kept: no more than the bound
     // The same task again: its kept lists are reused, nothing is added.
-    const again = { ...entry('progress', 0), taskId: idle[0]!.taskId };
+    const again = entry('progress', 0, idle[0]!.taskId);
     waiting.add(again);
     expect(waiting.trackedTasks).toBe(4);
     expect(waiting.oldestProgressOf(idle[0]!.taskId)).toBe(again);
@@ -102,7 +92,7 @@ describe('WaitingEvents', () => {
     waiting.add(fourth);
     waiting.remove(fourth);
     expect(waiting.trackedTasks).toBe(4);
-    const back = { ...entry('progress', 0), taskId: idle[1]!.taskId };
+    const back = entry('progress', 0, idle[1]!.taskId);
     waiting.add(back);
     expect(waiting.trackedTasks).toBe(5); // idle[1] had to get new lists
     expect(waiting.oldestProgressOf(busy.taskId)).toBe(busy);
@@ -111,7 +101,7 @@ describe('WaitingEvents', () => {
   it('drops a task’s lists once its terminal event has left and nothing else of it waits', () => {
     const waiting = new WaitingEvents(1, 10);
     const progress = entry('progress', 0);
-    const done = { ...entry('task_done', 0), taskId: progress.taskId };
+    const done = entry('task_done', 0, progress.taskId);
     waiting.add(progress);
     waiting.add(done);
     waiting.remove(done); // dropped for room, say: the task still has its progress waiting

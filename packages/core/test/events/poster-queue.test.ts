@@ -1,6 +1,6 @@
 import { type EventType, type TaskEvent } from '@robot-mcp-kit/core';
 import { MAX_MARKER_RANGES, markerOf, mergeRanges } from '../../src/events/coalesce-marker.js';
-import { type QueuedEvent } from '../../src/events/event-queue.js';
+import { type QueuedEvent, QueuedEntry } from '../../src/events/event-queue.js';
 import { type DropReason, PosterQueue, costOf } from '../../src/events/poster-queue.js';
 import { makeEvent } from './test-helpers.js';
 
@@ -32,10 +32,16 @@ function harness(maxQueue: number, maxQueueBytes = 64 * 1024 * 1024): Harness {
     post(event) {
       const body = JSON.stringify(event);
       order += 1;
-      const entry: QueuedEvent = {
-        ...{ event, body, bytes: costOf(body), taskId: event.task_id, postedAt: 0, lane: 0, order },
-        ...{ deadline: Number.MAX_SAFE_INTEGER, state: 'waiting', attempts: 0 },
-      };
+      const entry = new QueuedEntry(
+        event,
+        body,
+        costOf(body),
+        event.task_id,
+        0,
+        Number.MAX_SAFE_INTEGER,
+        0,
+        order,
+      );
       if (queue.admit(entry)) live.add(entry);
       return entry;
     },
@@ -72,6 +78,19 @@ describe('PosterQueue: terminal events carry the coalescing marker', () => {
     expect(done.bytes).toBe(costOf(done.body));
     expect(done.bytes).toBeGreaterThan(before);
     expect(h.queue.bytes).toBe(h.expectedBytes());
+  });
+
+  it('keeps no body for a stamped carrier until it is read, then makes it from the marked event', () => {
+    const h = harness(1);
+    h.post(makeEvent('a', 1));
+    const carrier = h.post(makeEvent('a', 2)); // a#1 goes for room, named on a#2
+    const held = (entry: QueuedEvent) => (entry as unknown as { bodyText: string | undefined }).bodyText;
+    expect(held(carrier)).toBeUndefined();
+    expect(Object.isFrozen(carrier.coalesced) && Object.isFrozen(carrier.coalesced![0])).toBe(true);
+    expect(carrier.bytes).toBe(costOf(JSON.stringify(carrier.event)));
+    expect(carrier.body).toBe(JSON.stringify(carrier.event));
+    expect(held(carrier)).toBe(carrier.body);
+    expect(sentMarker(carrier)).toEqual([[1, 1]]);
   });
 
   it('stamps the incoming terminal event when its own task’s progress goes to make room for it', () => {
