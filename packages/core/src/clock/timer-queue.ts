@@ -57,14 +57,17 @@ export class TimerQueue {
   /** Queues `timer` to fire once `ms` (>= 0) have passed on the queue's time; it must not be queued. */
   add(timer: QueuedTimer, ms: number): void {
     if (timer.timerSlot !== -1) throw new Error('the timer is already queued');
-    const due = this.now() + Math.max(0, ms);
+    const now = this.now();
+    const due = now + Math.max(0, ms);
     const slot = this.items.length;
     this.items.push(timer);
     this.dues.push(due);
     this.orders.push((this.added += 1));
     timer.timerSlot = slot;
     this.siftUp(slot);
-    if (!this.firing && due < this.armedDue) this.arm(due);
+    // Re-armed too when the armed time has passed: a clock timer lost (cleared or faked away by
+    // someone else) must not hold the queue up; re-arming one that is merely late changes nothing.
+    if (!this.firing && (due < this.armedDue || this.armedDue <= now)) this.arm(this.dues[0] as number);
   }
 
   /** Removes `timer` if it is queued; returns whether it was. Disarms the clock timer once empty. */

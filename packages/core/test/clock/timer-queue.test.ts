@@ -1,4 +1,4 @@
-import { ManualClock, systemClock } from '@robot-mcp-kit/core';
+import { type Clock, ManualClock, systemClock } from '@robot-mcp-kit/core';
 import { QueuedTimer, TimerQueue, timerQueueFor } from '../../src/clock/timer-queue.js';
 
 /** A timer that records its name in `log` when it fires; `then` runs right after, inside the firing. */
@@ -161,6 +161,22 @@ describe('TimerQueue', () => {
     expect(clock.pending).toBe(1);
     await clock.advance(3);
     expect(log).toEqual(['t']);
+  });
+  it('re-arms when a timer is added after the armed time passed without the clock timer firing', () => {
+    let now = 0;
+    const armed: number[] = [];
+    const lost: Clock = {
+      now: () => now,
+      setTimeout: (_cb: () => void, ms: number) => ({ id: armed.push(ms) }),
+      clearTimeout: () => undefined,
+    };
+    const queue = new TimerQueue(lost);
+    queue.add(new Named('first', []), 10);
+    queue.add(new Named('later', []), 50);
+    expect(armed).toEqual([10]);
+    now = 20; // the armed timer was lost
+    queue.add(new Named('third', []), 100);
+    expect(armed).toEqual([10, 0]); // for the overdue first one
   });
 });
 
