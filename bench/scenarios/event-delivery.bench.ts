@@ -98,7 +98,7 @@ async function sequentialDelivery(ctx: BenchContext, receiver: LoopbackReceiver)
     makeRow(
       {
         id: 'got-vs-node-http',
-        scenario: 'bare got POST loop (the HTTP client the kit uses)',
+        scenario: 'bare got POST loop (the reference client of the delivery targets)',
         baseline: 'bare sequential keep-alive node:http POST loop',
         unit: 'events/s',
         notes: 'informational: the cost of the HTTP client, no target',

@@ -27,10 +27,10 @@ export interface HttpEventTransportOptions {
 }
 
 /**
- * The `User-Agent` of every event POST: the one the kit sent while it posted through got, kept so
- * that nothing on the wire changed when it moved to node:http.
+ * The `User-Agent` of every event POST: the kit's name, so a receiver's logs say who posted. (Up
+ * to 0.1 the kit posted through got and sent got's; nothing in the contract reads it.)
  */
-const EVENT_POST_USER_AGENT = 'got (https://github.com/sindresorhus/got)';
+const EVENT_POST_USER_AGENT = 'robot-mcp-kit';
 
 /** The request timeout: reported as `timeout after N ms`. */
 class RequestTimeoutError extends Error {
@@ -130,7 +130,7 @@ export class HttpEventTransport implements EventTransport {
     });
   }
 
-  /** The headers of one attempt, named and ordered as got sent them; the body is signed as UTF-8. */
+  /** The headers of one attempt (named and ordered as the kit sent them through got); the body is signed as UTF-8. */
   private headersOf(delivery: EventDelivery, body: Buffer): OutgoingHttpHeaders {
     const timestamp = Math.floor(this.clock.now() / 1000);
     const headers: OutgoingHttpHeaders = {

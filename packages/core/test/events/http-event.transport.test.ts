@@ -106,7 +106,7 @@ describe('HttpEventTransport', () => {
     await expect(transport.send(delivery())).resolves.toEqual({ ok: false, error: 'ECONNREFUSED' });
   });
 
-  it('sends the headers got sent: names, case and order, its User-Agent, credentials from the URL', async () => {
+  it('sends the headers the kit sent through got: names, case and order, credentials from the URL; its own User-Agent', async () => {
     const clock = new ManualClock(T0);
     const url = server.url.replace('http://', 'http://us%40er:p%3Ass@') + '?x=1';
     const secrets = [`whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`];
@@ -128,7 +128,7 @@ describe('HttpEventTransport', () => {
       ...webhooks,
       ...tail,
     ]);
-    expect(plain!.headers['user-agent']).toBe('got (https://github.com/sindresorhus/got)');
+    expect(plain!.headers['user-agent']).toBe('robot-mcp-kit');
     expect(plain!.headers['content-length']).toBe('10');
     expect(plain!.headers.authorization).toBe(`Basic ${Buffer.from('us@er:p:ss').toString('base64')}`);
     expect(plain!.headers.connection).toBe('keep-alive');

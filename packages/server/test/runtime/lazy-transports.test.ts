@@ -85,7 +85,7 @@ describe('transports load on demand', () => {
     const loaded = await modulesLoadedBy({}, /MCP server on stdio/);
     expect(loaded.some((url) => url.includes('/sdk/dist/esm/server/stdio.js'))).toBe(true);
     for (const module of HTTP_MODULES) expect(loaded.filter((url) => url.includes(module))).toEqual([]);
-    // got is loaded by the HTTP event transport on its first POST, never by a server that posts nothing.
+    // the HTTP event transport posts through node:http: got (the bench's baseline) is never loaded
     expect(loaded.filter((url) => url.includes('/node_modules/got/'))).toEqual([]);
     // no RMK_STORE: the Redis adapters and client are never loaded (one process, in memory)
     expect(loaded.filter((url) => /\/redis\/(src|dist)\/|\/node_modules\/@?redis/.test(url))).toEqual([]);
