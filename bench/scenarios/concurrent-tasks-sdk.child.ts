@@ -2,11 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { PATROL_PROGRESS_EVENTS } from '../fixtures/fleet.server.js';
 import { type ScaleResult } from './concurrent-tasks.child.js';
-import { reportToParent, scaleChildArgs } from '../harness/scale-child.js';
+import { reportToParent, scaleChildArgs, startPatrols } from '../harness/scale-child.js';
 
 /** One event of the floor's background loops, as its in-process sink sees it. */
 interface FloorEvent {
@@ -52,32 +51,6 @@ function floorServer(sink: (event: FloorEvent) => void): { mcp: McpServer; runni
     },
   );
   return { mcp, running: () => running };
-}
-
-/** Calls `patrol` `tasks` times, `inFlight` at a time; the started task ids. */
-async function startPatrols(
-  client: Client,
-  tasks: number,
-  stepMs: number,
-  inFlight: number,
-): Promise<Set<string>> {
-  const ids = new Set<string>();
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < tasks) {
-      next += 1;
-      const result = (await client.callTool({
-        name: 'patrol',
-        arguments: { step_ms: stepMs },
-      })) as CallToolResult;
-      const info = result.structuredContent as { task_id?: string } | undefined;
-      if (result.isError || !info?.task_id)
-        throw new Error(`a patrol did not start: ${JSON.stringify(result)}`);
-      ids.add(info.task_id);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(inFlight, tasks) }, worker));
-  return ids;
 }
 
 /**

@@ -1,11 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryEventTransport, silentLogger, type TaskEvent } from '@robot-mcp-kit/core';
 import { bootstrap } from '@robot-mcp-kit/server';
 import { FleetServer, PATROL_PROGRESS_EVENTS } from '../fixtures/fleet.server.js';
 import { SCALE_SECRET } from '../fixtures/scale.constants.js';
-import { reportToParent, scaleChildArgs } from '../harness/scale-child.js';
+import { reportToParent, scaleChildArgs, startPatrols } from '../harness/scale-child.js';
 
 /** What the child reports to the parent. */
 export interface ScaleResult {
@@ -115,29 +114,10 @@ async function main(
   const sampler = setInterval(sample, 10);
 
   const t0 = performance.now();
-  const results: CallToolResult[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < tasks) {
-      next += 1;
-      results.push(
-        (await client.callTool({ name: 'patrol', arguments: { step_ms: stepMs } })) as CallToolResult,
-      );
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(inFlight, tasks) }, worker));
+  const ids = await startPatrols(client, tasks, stepMs, inFlight);
   const startAllMs = performance.now() - t0;
   sample();
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
-  const ids = new Set<string>();
-  for (const result of results) {
-    const info = result.structuredContent as { task_id?: string; state?: string } | undefined;
-    if (result.isError || !info?.task_id || info.state !== 'running') {
-      throw new Error(`a patrol did not start: ${JSON.stringify(result).slice(0, 300)}`);
-    }
-    ids.add(info.task_id);
-  }
-  if (ids.size !== tasks) throw new Error(`${tasks} calls gave ${ids.size} distinct task ids`);
 
   while (app.taskManager.runningCount > 0) await new Promise((resolve) => setTimeout(resolve, 5));
   if (!(await app.poster.flush(180_000))) throw new Error('the poster did not flush in 180 s');
