@@ -38,12 +38,28 @@ function entryPoints(dir) {
 // `--clean` (npm run clean) only removes the bundles.
 const cleanOnly = process.argv.includes('--clean');
 
+/**
+ * Fails the build when esbuild renamed a class to keep two modules' names apart (`Foo` → `Foo2`):
+ * a class's `name` shows in schemas and messages. The fix is to rename one of them in src/.
+ */
+function refuseRenamedClasses(metafile) {
+  const classes = new Set();
+  for (const file of Object.keys(metafile.outputs).filter((f) => f.endsWith('.js'))) {
+    for (const m of readFileSync(file, 'utf8').matchAll(/\bclass ([A-Za-z_$][\w$]*)/g)) classes.add(m[1]);
+  }
+  for (const name of classes) {
+    const base = /^(.*[^\d])\d+$/.exec(name)?.[1];
+    if (base && classes.has(base))
+      throw new Error(`esbuild renamed class ${base} to ${name}: two modules declare it`);
+  }
+}
+
 for (const pkg of PACKAGES) {
   const dir = join(ROOT, pkg);
   const outdir = join(dir, BUNDLE_DIR);
   rmSync(outdir, { recursive: true, force: true });
   if (cleanOnly) continue;
-  await build({
+  const result = await build({
     entryPoints: entryPoints(dir),
     outdir,
     bundle: true,
@@ -53,10 +69,13 @@ for (const pkg of PACKAGES) {
     target: 'node20',
     packages: 'external',
     chunkNames: 'chunks/[name]-[hash]',
-    // Class and function names are part of what the kit reports (DTO names in schemas and errors).
-    keepNames: true,
+    // No `keepNames`: it wraps every closure in a `__name()` call, on hot paths too. esbuild renames
+    // a top-level name only when two modules collide; classesRenamed() refuses that for a class.
+    keepNames: false,
+    metafile: true,
     sourcemap: 'linked',
     legalComments: 'none',
     logLevel: 'warning',
   });
+  refuseRenamedClasses(result.metafile);
 }
