@@ -103,7 +103,8 @@ async function dtoLibsRow(ctx: BenchContext, plan: Parameters<typeof interleave>
       scenario: 'cold start, stdio: hand-written SDK server + class-validator/-transformer imports',
       baseline: 'hand-written SDK server (McpServer + zod + stdio)',
       unit: 'us',
-      notes: 'the floor of a server whose DTOs use class-validator: the kit row minus this is the kit',
+      notes:
+        "what importing class-validator's index costs (the kit's /dto decorators load only their own modules)",
     },
     s.subject,
     s.baseline,
