@@ -11,7 +11,7 @@ import { deepFreeze, errorMessage, toFrozenJsonObject } from './task-json.util.j
 import { TaskListeners } from './task-listeners.js';
 import { internalFailure } from './task-outcome.js';
 import { type TaskRecord } from './task-record.js';
-import { FinishedQueue } from './task-retention.js';
+import { Fifo } from '../events/fifo.js';
 import { type TaskInfo } from '../models/task-info.model.js';
 import { type TaskBody, type TaskContext, type TaskOrigin } from './task.types.js';
 
@@ -37,7 +37,8 @@ export class TaskLifecycle {
   readonly tasks = new Map<string, TaskRecord>();
   readonly listeners: TaskListeners;
   running = 0;
-  private readonly finishedQueue = new FinishedQueue();
+  /** Finished task ids, oldest first: the oldest go beyond `maxFinishedRetained`. */
+  private readonly finishedQueue = new Fifo<string>();
 
   constructor(private readonly parts: TaskLifecycleParts) {
     this.listeners = new TaskListeners(parts.logger);
@@ -219,7 +220,7 @@ export class TaskLifecycle {
   private finished(record: TaskRecord): void {
     this.listeners.notify('finished', record);
     this.finishedQueue.push(record.id);
-    while (this.finishedQueue.size > this.parts.maxFinishedRetained) {
+    while (this.finishedQueue.length > this.parts.maxFinishedRetained) {
       const evicted = this.finishedQueue.shift();
       if (evicted !== undefined) this.tasks.delete(evicted);
     }
