@@ -77,6 +77,38 @@ const transformer = new classTransformer.ClassTransformer();
 export const plainToInstance: typeof CT.plainToInstance = ((cls: never, plain: never, options?: never) =>
   transformer.plainToInstance(cls, plain, options)) as typeof CT.plainToInstance;
 
+/** A `@Type()` record of class-transformer's metadata storage. */
+export interface TransformerTypeMetadata {
+  typeFunction: (options?: unknown) => unknown;
+  options?: { discriminator?: unknown; keepDiscriminatorProperty?: boolean };
+}
+
+/**
+ * The part of class-transformer's metadata storage the kit reads (its JSON schemas follow
+ * `@Type()`, `@Exclude()` and `@Expose({ name })`; its fast validator checks that a DTO
+ * transforms nothing). The library does not export the storage from its index.
+ */
+export interface TransformerMetadataStorage {
+  getStrategy(target: unknown): string;
+  getExposedMetadatas(target: unknown): { propertyName?: string; options: { name?: string } }[];
+  getExcludedMetadatas(target: unknown): unknown[];
+  findExcludeMetadata(target: unknown, property: string): unknown;
+  findTypeMetadata(target: unknown, property: string): TransformerTypeMetadata | undefined;
+  findTransformMetadatas(target: unknown, property: string, transformationType: number): unknown[];
+}
+
+/** class-transformer's metadata storage: the one its decorators write, whichever import they came from. */
+export const transformerMetadataStorage: TransformerMetadataStorage = (
+  require('class-transformer/cjs/storage') as { defaultMetadataStorage: TransformerMetadataStorage }
+).defaultMetadataStorage;
+
+/** class-transformer's `TransformationType.PLAIN_TO_CLASS` (what `plainToInstance` runs). */
+export const PLAIN_TO_CLASS: number = (
+  require('class-transformer/cjs/enums/transformation-type.enum.js') as {
+    TransformationType: { PLAIN_TO_CLASS: number };
+  }
+).TransformationType.PLAIN_TO_CLASS;
+
 /** class-transformer's `@Type()`: the class of a nested DTO property. */
 export const Type: typeof CT.Type = (
   require('class-transformer/cjs/decorators/type.decorator.js') as { Type: typeof CT.Type }

@@ -9,12 +9,16 @@
 export * from './dto-decorators.js';
 export {
   getMetadataStorage,
+  PLAIN_TO_CLASS,
   plainToInstance,
   registerDecorator,
+  transformerMetadataStorage,
   Type,
   validate,
   validateSync,
   ValidationTypes,
+  type TransformerMetadataStorage,
+  type TransformerTypeMetadata,
   type ValidationArguments,
   type ValidationError,
   type ValidationOptions,

@@ -1,5 +1,9 @@
 import { createRequire } from 'node:module';
-import { getMetadataStorage, ValidationTypes } from '@robot-mcp-kit/core/dto';
+import {
+  getMetadataStorage,
+  transformerMetadataStorage as transformer,
+  ValidationTypes,
+} from '@robot-mcp-kit/core/dto';
 import { type DtoClass } from '../metadata/decorator-args.types.js';
 import {
   DEFAULT_CONVERTERS,
@@ -11,19 +15,9 @@ import { mergeSchemas } from './json-merge.js';
 
 export type { JsonSchema } from './dto-schema.converters.js';
 
-/** The class-transformer metadata the schemas follow: `@Type()`, `@Exclude()`, `@Expose({ name })`. */
-interface TransformerStorage {
-  findTypeMetadata(target: unknown, property: string): { typeFunction: () => unknown } | undefined;
-  findExcludeMetadata(target: unknown, property: string): unknown;
-  getExposedMetadatas(target: unknown): { propertyName?: string; options: { name?: string } }[];
-}
-
 type SchemaDecoration = JsonSchema | ((schema: JsonSchema, options: object) => JsonSchema);
 
 const require = createRequire(import.meta.url);
-const { defaultMetadataStorage: transformer } = require('class-transformer/cjs/storage') as {
-  defaultMetadataStorage: TransformerStorage;
-};
 // `@JSONSchema()` keeps its schema under a Symbol private to this module of the library; reading it
 // here (not from the index, which loads all of class-validator) sees what either import wrote.
 const { getMetadataSchema } = require('class-validator-jsonschema/build/decorators.js') as {

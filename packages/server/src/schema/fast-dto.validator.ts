@@ -1,33 +1,16 @@
-import { createRequire } from 'node:module';
-import { getMetadataStorage, type ValidationArguments, ValidationTypes } from '@robot-mcp-kit/core/dto';
+import {
+  getMetadataStorage,
+  PLAIN_TO_CLASS,
+  transformerMetadataStorage as transformerStorage,
+  type ValidationArguments,
+  ValidationTypes,
+} from '@robot-mcp-kit/core/dto';
 import type { MetadataStorage, ValidatorConstraintInterface } from 'class-validator';
 import { type DtoClass } from '../metadata/decorator-args.types.js';
 import { FORBIDDEN_KEYS } from './forbidden-keys.js';
 
 type ValidationMetadata = ReturnType<MetadataStorage['getTargetValidationMetadatas']>[number];
 type ConstraintMetadata = ReturnType<MetadataStorage['getTargetValidatorConstraints']>[number];
-
-/** The parts of class-transformer's metadata storage that tell whether a DTO transforms anything. */
-interface TypeMetadata {
-  typeFunction: (options?: unknown) => unknown;
-  options?: { discriminator?: unknown; keepDiscriminatorProperty?: boolean };
-}
-
-interface TransformerStorage {
-  getStrategy(target: object): string;
-  getExposedMetadatas(target: object): unknown[];
-  getExcludedMetadatas(target: object): unknown[];
-  findTypeMetadata(target: object, property: string): TypeMetadata | undefined;
-  findTransformMetadatas(target: object, property: string, transformationType: number): unknown[];
-}
-
-const require = createRequire(import.meta.url);
-const { defaultMetadataStorage: transformerStorage } = require('class-transformer/cjs/storage') as {
-  defaultMetadataStorage: TransformerStorage;
-};
-const { TransformationType } = require('class-transformer/cjs/enums/transformation-type.enum.js') as {
-  TransformationType: { PLAIN_TO_CLASS: number };
-};
 
 interface Check {
   readonly metadata: ValidationMetadata;
@@ -264,8 +247,7 @@ const ARRAY_CHECKS = new Set([
 function nestedType(dto: DtoClass, property: string): DtoClass | undefined {
   const type = transformerStorage.findTypeMetadata(dto, property);
   if (!type || type.options?.discriminator !== undefined) return undefined;
-  if (transformerStorage.findTransformMetadatas(dto, property, TransformationType.PLAIN_TO_CLASS).length > 0)
-    return undefined;
+  if (transformerStorage.findTransformMetadatas(dto, property, PLAIN_TO_CLASS).length > 0) return undefined;
   const target = type.typeFunction();
   if (typeof target !== 'function' || target === Object || target === Array) return undefined;
   return target as DtoClass;
@@ -282,7 +264,7 @@ function transformsNothing(dto: DtoClass, property?: string): boolean {
   }
   return (
     !transformerStorage.findTypeMetadata(dto, property) &&
-    transformerStorage.findTransformMetadatas(dto, property, TransformationType.PLAIN_TO_CLASS).length === 0
+    transformerStorage.findTransformMetadatas(dto, property, PLAIN_TO_CLASS).length === 0
   );
 }
 
