@@ -1,5 +1,6 @@
-import http, { type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
+import { type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { createRequire } from 'node:module';
 import { urlToHttpOptions } from 'node:url';
 import { type Clock, systemClock } from '../clock/clock.port.js';
 import { ConfigError } from '../errors/kit.error.js';
@@ -24,6 +25,13 @@ export interface HttpEventTransportOptions {
   logger?: Logger;
   /** Also sign with Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). */
   standardWebhooks?: StandardWebhooksOptions;
+  /**
+   * The agent every POST goes through, for what the default keep-alive agent cannot do: a client
+   * certificate (mTLS) or a private CA (`new https.Agent({ keepAlive: true, cert, key, ca })`), or
+   * a proxy (an agent from a proxy library). It must speak the URL's protocol. The caller owns it:
+   * {@link HttpEventTransport.close} leaves it open. Default: a keep-alive agent of the transport's own.
+   */
+  agent?: http.Agent;
 }
 
 /**
@@ -35,6 +43,16 @@ const EVENT_POST_USER_AGENT = 'robot-mcp-kit';
 /** The request timeout: reported as `timeout after N ms`. */
 class RequestTimeoutError extends Error {
   override readonly name = 'TimeoutError';
+}
+
+const requireBuiltin = createRequire(import.meta.url);
+
+/**
+ * node:http or node:https, loaded by the first transport that needs it: a server without a
+ * callback URL (stdio, a broker transport) never loads them, or tls (~10 ms of a cold start).
+ */
+function httpClientModule(secure: boolean): Pick<typeof http, 'Agent' | 'request'> {
+  return requireBuiltin(secure ? 'node:https' : 'node:http') as typeof http;
 }
 
 /**
@@ -59,6 +77,8 @@ export class HttpEventTransport implements EventTransport {
   /** `Basic ...` from the URL's credentials, as got sent it (lower-case name, after the body headers). */
   private readonly authorization: string | undefined;
   private readonly webhooks: StandardWebhooksSigner | undefined;
+  /** False when the caller passed the agent: close() leaves it to them. */
+  private readonly ownsAgent: boolean;
   private closed = false;
 
   constructor(options: HttpEventTransportOptions) {
@@ -80,9 +100,11 @@ export class HttpEventTransport implements EventTransport {
     this.timeoutMs = timeoutMs;
     this.description = describeUrl(this.url);
     this.logger = (options.logger ?? silentLogger).child({ target: this.description });
-    const secure = this.url.protocol === 'https:';
-    this.agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
-    this.request = secure ? https.request : http.request;
+    const client = httpClientModule(this.url.protocol === 'https:');
+    this.ownsAgent = options.agent === undefined;
+    this.agent = options.agent ?? new client.Agent({ keepAlive: true });
+    checkAgentProtocol(this.agent, this.url.protocol);
+    this.request = client.request;
     const { auth, ...target } = urlToHttpOptions(this.url);
     this.target = { ...target, method: 'POST', agent: this.agent };
     this.authorization = auth ? `Basic ${Buffer.from(auth).toString('base64')}` : undefined;
@@ -164,10 +186,13 @@ export class HttpEventTransport implements EventTransport {
       : { ok: false, status, error: `HTTP ${status}`, retryAfterMs };
   }
 
-  /** Destroys the keep-alive agent (open sockets included). Later sends fail with `transport closed`. */
+  /**
+   * Destroys the transport's own keep-alive agent (open sockets included); an agent passed as
+   * `agent` stays open. Later sends fail with `transport closed`.
+   */
   async close(): Promise<void> {
     this.closed = true;
-    this.agent.destroy();
+    if (this.ownsAgent) this.agent.destroy();
   }
 
   private describeError(err: unknown): string {
@@ -175,6 +200,25 @@ export class HttpEventTransport implements EventTransport {
     if (e?.name === 'TimeoutError') return `timeout after ${this.timeoutMs} ms`;
     if (typeof e?.code === 'string') return e.code;
     return typeof e?.message === 'string' ? e.message : String(err);
+  }
+}
+
+/**
+ * A node agent of the other protocol would fail every POST at send time: say so at construction.
+ * Agents of other classes (proxy agents) may pick their protocol per request, so only the
+ * built-in classes are checked.
+ */
+function checkAgentProtocol(agent: unknown, protocol: string): void {
+  if (typeof (agent as { addRequest?: unknown } | null)?.addRequest !== 'function') {
+    throw new ConfigError('agent', 'must be an http.Agent or https.Agent (or an agent built on them)');
+  }
+  const { constructor } = agent as object;
+  const builtin =
+    constructor === httpClientModule(false).Agent || constructor === httpClientModule(true).Agent;
+  const proto = (agent as { protocol?: unknown }).protocol;
+  if (builtin && typeof proto === 'string' && proto !== protocol) {
+    const wanted = protocol === 'https:' ? 'an https.Agent' : 'an http.Agent';
+    throw new ConfigError('agent', `is an agent for ${proto} but the url is ${protocol}: pass ${wanted}`);
   }
 }
 
