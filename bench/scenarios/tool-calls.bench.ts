@@ -94,10 +94,13 @@ async function compare(
 /** `@Tool` and `@LongRunningTool` calls against the hand-written SDK server, in memory and over HTTP. */
 export async function toolCallBenchmarks(ctx: BenchContext): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
+  // 64 rounds: a comparison spans several old-generation marking cycles. During one, every call
+  // here runs up to 2x slower (longer scavenges, fresh pages); with 24 rounds a single cycle
+  // fell on 10 of them and the at-once row moved between 0.9x and 1.3x from run to run.
   const memPlan = sized(
     ctx,
     { warmupRounds: 1, rounds: 4, ops: 100 },
-    { warmupRounds: 4, rounds: 24, ops: 400 },
+    { warmupRounds: 4, rounds: 64, ops: 400 },
   );
   const httpPlan = sized(
     ctx,
