@@ -1,5 +1,5 @@
 import { connectAdapter, type RedisUrlOptions } from './redis-connection.js';
-import { type RedisDedupeOptions } from './redis-dedupe.options.js';
+import { type RedisDedupeOptions, resolveRedisDedupeOptions } from './redis-dedupe.options.js';
 import { RedisDedupeStore } from './redis-dedupe.store.js';
 
 export { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS } from './redis-connection.js';
@@ -26,6 +26,7 @@ export async function createRedisDedupeStore(
   const client = await connectAdapter(options, {
     component: 'redis-dedupe-store',
     outageNote: 'claims answer 503 meanwhile',
+    checkOptions: () => resolveRedisDedupeOptions(options), // bad options fail before connecting
   });
   return new RedisDedupeStore(client, options, true);
 }

@@ -1,5 +1,5 @@
 import { adapterConnection, connectRedis } from './redis-connection.js';
-import { type RedisTaskStoreOptions } from './redis-task-store.options.js';
+import { type RedisTaskStoreOptions, resolveRedisTaskStoreOptions } from './redis-task-store.options.js';
 import { RedisTaskStore } from './redis-task.store.js';
 
 /** Options of {@link createRedisTaskStore}. */
@@ -24,6 +24,7 @@ export async function createRedisTaskStore(options: CreateRedisTaskStoreOptions)
   const connect = adapterConnection(options, {
     component: 'redis-task-store',
     outageNote: 'task writes are retried, remote tasks unreadable meanwhile',
+    checkOptions: () => resolveRedisTaskStoreOptions(options), // bad options fail before connecting
   });
   const client = await connectRedis(connect);
   let subscriber;

@@ -142,3 +142,23 @@ export async function privateRedis(): Promise<PrivateRedis> {
   await start();
   return { port, url: `redis://127.0.0.1:${port}/0`, stop, start };
 }
+
+/** A TCP listener standing in for Redis that only counts the connections made to it. */
+export async function countingListener(): Promise<{
+  url: string;
+  connections: () => number;
+  close: () => Promise<void>;
+}> {
+  let connections = 0;
+  const server = createTcpServer((socket) => {
+    connections += 1;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `redis://127.0.0.1:${port}/0`,
+    connections: () => connections,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
