@@ -76,6 +76,10 @@ const config: Config = {
   // Process-level suites mostly wait on their children: two workers even on a 2-core machine (Jest's
   // default there is one), so they overlap with the CPU-bound unit suites.
   maxWorkers: Math.max(2, availableParallelism()),
+  // A worker's exit (tearing down a heap of ts-jest and the SDK) takes 0.3-0.9 s here, and Jest's
+  // default patience is 0.5 s: it printed "failed to exit gracefully" for workers that leaked
+  // nothing. 3 s still reports a real leak (a socket or timer left open keeps a worker forever).
+  workerGracefulExitTimeout: 3000,
   testSequencer: '<rootDir>/test/support/slow-first.sequencer.mjs',
   reporters: ['default', '<rootDir>/test/support/slowest-suites.reporter.mjs'],
   collectCoverageFrom: ['packages/*/src/**/*.ts', 'examples/*/src/**/*.ts', '!**/*.d.ts'],
