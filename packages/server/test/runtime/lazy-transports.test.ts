@@ -87,6 +87,8 @@ describe('transports load on demand', () => {
     for (const module of HTTP_MODULES) expect(loaded.filter((url) => url.includes(module))).toEqual([]);
     // the HTTP event transport posts through node:http: got (the bench's baseline) is never loaded
     expect(loaded.filter((url) => url.includes('/node_modules/got/'))).toEqual([]);
+    // no callback URL, so no HTTP event transport: node:http, node:https and tls stay unloaded
+    expect(loaded.filter((url) => /^(cjs:)?(node:)?(http|https|tls)$/.test(url))).toEqual([]);
     // no RMK_STORE: the Redis adapters and client are never loaded (one process, in memory)
     expect(loaded.filter((url) => /\/redis\/(src|dist)\/|\/node_modules\/@?redis/.test(url))).toEqual([]);
     // the default logger writes its lines itself: winston only with extra winston transports
