@@ -102,12 +102,12 @@ export const transformerMetadataStorage: TransformerMetadataStorage = (
   require('class-transformer/cjs/storage') as { defaultMetadataStorage: TransformerMetadataStorage }
 ).defaultMetadataStorage;
 
-/** class-transformer's `TransformationType.PLAIN_TO_CLASS` (what `plainToInstance` runs). */
-export const PLAIN_TO_CLASS: number = (
+/** class-transformer's `TransformationType` (`PLAIN_TO_CLASS` is what `plainToInstance` runs). */
+export const TransformationType: typeof CT.TransformationType = (
   require('class-transformer/cjs/enums/transformation-type.enum.js') as {
-    TransformationType: { PLAIN_TO_CLASS: number };
+    TransformationType: typeof CT.TransformationType;
   }
-).TransformationType.PLAIN_TO_CLASS;
+).TransformationType;
 
 /** class-transformer's `@Type()`: the class of a nested DTO property. */
 export const Type: typeof CT.Type = (

@@ -9,9 +9,9 @@
 export * from './dto-decorators.js';
 export {
   getMetadataStorage,
-  PLAIN_TO_CLASS,
   plainToInstance,
   registerDecorator,
+  TransformationType,
   transformerMetadataStorage,
   Type,
   validate,

@@ -1,6 +1,6 @@
 import {
   getMetadataStorage,
-  PLAIN_TO_CLASS,
+  TransformationType,
   transformerMetadataStorage as transformerStorage,
   type ValidationArguments,
   ValidationTypes,
@@ -247,7 +247,8 @@ const ARRAY_CHECKS = new Set([
 function nestedType(dto: DtoClass, property: string): DtoClass | undefined {
   const type = transformerStorage.findTypeMetadata(dto, property);
   if (!type || type.options?.discriminator !== undefined) return undefined;
-  if (transformerStorage.findTransformMetadatas(dto, property, PLAIN_TO_CLASS).length > 0) return undefined;
+  if (transformerStorage.findTransformMetadatas(dto, property, TransformationType.PLAIN_TO_CLASS).length > 0)
+    return undefined;
   const target = type.typeFunction();
   if (typeof target !== 'function' || target === Object || target === Array) return undefined;
   return target as DtoClass;
@@ -264,7 +265,7 @@ function transformsNothing(dto: DtoClass, property?: string): boolean {
   }
   return (
     !transformerStorage.findTypeMetadata(dto, property) &&
-    transformerStorage.findTransformMetadatas(dto, property, PLAIN_TO_CLASS).length === 0
+    transformerStorage.findTransformMetadatas(dto, property, TransformationType.PLAIN_TO_CLASS).length === 0
   );
 }
 
