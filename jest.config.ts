@@ -76,10 +76,12 @@ const config: Config = {
   // Process-level suites mostly wait on their children: two workers even on a 2-core machine (Jest's
   // default there is one), so they overlap with the CPU-bound unit suites.
   maxWorkers: Math.max(2, availableParallelism()),
-  // A worker's exit (tearing down a heap of ts-jest and the SDK) takes 0.3-0.9 s here, and Jest's
-  // default patience is 0.5 s: it printed "failed to exit gracefully" for workers that leaked
-  // nothing. 3 s still reports a real leak (a socket or timer left open keeps a worker forever).
-  workerGracefulExitTimeout: 3000,
+  // A worker's exit takes 0.3-0.9 s here, over 2 s with coverage and a busy core: every worker
+  // reaches 'exit' within 1 ms of Jest's end message, the rest is tearing down a heap of ts-jest,
+  // the SDK and coverage counters. Jest's default patience is 0.5 s, so it printed "failed to exit
+  // gracefully" for workers that leaked nothing. A real leak (a socket or timer left open) keeps a
+  // worker forever and is still reported after 10 s.
+  workerGracefulExitTimeout: 10_000,
   testSequencer: '<rootDir>/test/support/slow-first.sequencer.mjs',
   reporters: ['default', '<rootDir>/test/support/slowest-suites.reporter.mjs'],
   collectCoverageFrom: ['packages/*/src/**/*.ts', 'examples/*/src/**/*.ts', '!**/*.d.ts'],
