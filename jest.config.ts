@@ -37,6 +37,7 @@ export const PROCESS_SUITES = [
   '/packages/server/test/runtime/(stdio-eras|stdio-tasks-extension)\\.test\\.ts$',
   '/packages/brokers/test/(sleeper-over-brokers|sleeper-restart|broker-restart)\\.test\\.ts$',
   '/packages/redis/test/outbox-kill9\\.test\\.ts$',
+  '/packages/redis/test/replicas/[^/]+\\.test\\.ts$',
 ];
 
 const shared: Config = {
