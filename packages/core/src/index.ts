@@ -108,7 +108,7 @@ export type {
 export { COALESCED_SEQS_KEY, readMarker } from './events/coalesce-marker.js';
 export type { SeqRanges } from './events/coalesce-marker.js';
 export { NoopEventTransport } from './events/noop-event.transport.js';
-export { redactUrlCredentials } from './events/url-redaction.js';
+export { REDACTED, redactUrl, redactUrlCredentials, urlOrigin } from './rules/url.rules.js';
 export {
   createEventTransportFromEnv,
   BrokerEventTransportLoader,

@@ -1,4 +1,4 @@
-import { ConfigError, type Logger, redactUrlCredentials } from '@robot-mcp-kit/core';
+import { ConfigError, type Logger, redactUrl, redactUrlCredentials } from '@robot-mcp-kit/core';
 import { createClient } from 'redis';
 
 /** A node-redis client, as `createClient()` returns it. */
@@ -41,7 +41,7 @@ export function adapterConnection(
     DEFAULT_COMMAND_TIMEOUT_MS,
   );
   adapter.checkOptions?.();
-  const logger = options.logger?.child({ component: adapter.component, url: redactUrlCredentials(url) });
+  const logger = options.logger?.child({ component: adapter.component, url: redactUrl(url) });
   return {
     url,
     connectTimeoutMs,
@@ -99,7 +99,7 @@ export function redisClient(options: RedisConnectOptions): {
   client: RedisClient;
   connect: () => Promise<void>;
 } {
-  const shown = redactUrlCredentials(options.url);
+  const shown = redactUrl(options.url);
   let ready = false;
   const client: RedisClient = createClient({
     url: options.url,
@@ -119,7 +119,7 @@ export function redisClient(options: RedisConnectOptions): {
     lastErrorAt = now;
     options.logger?.warn(`Redis connection error; reconnecting (${options.outageNote})`, {
       url: shown,
-      error: errorText(error),
+      error: redactUrlCredentials(errorText(error)),
     });
   });
   client.on('ready', () => {
@@ -152,14 +152,11 @@ export function checkedRedisUrl(url: unknown, option = 'url'): string {
   } catch {
     throw new ConfigError(
       option,
-      `must be a Redis URL such as redis://127.0.0.1:6379/0, got "${redactUrlCredentials(url)}"`,
+      `must be a Redis URL such as redis://127.0.0.1:6379/0, got "${redactUrl(url)}"`,
     );
   }
   if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
-    throw new ConfigError(
-      option,
-      `must start with redis:// or rediss://, got "${redactUrlCredentials(url)}"`,
-    );
+    throw new ConfigError(option, `must start with redis:// or rediss://, got "${redactUrl(url)}"`);
   }
   return url;
 }

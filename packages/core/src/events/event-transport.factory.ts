@@ -6,6 +6,7 @@ import { type DeliveryOutcome, type EventDelivery, type EventTransport } from '.
 import { HttpEventTransport, parseCallbackUrl } from './http-event.transport.js';
 import { NoopEventTransport } from './noop-event.transport.js';
 import { POSTER_DEFAULTS } from './poster-options.js';
+import { redactUrl, urlOrigin } from '../rules/url.rules.js';
 
 /** Options of {@link createEventTransportFromEnv}. */
 export interface EventTransportEnvOptions {
@@ -116,8 +117,7 @@ export class BrokerEventTransportLoader implements EventTransport {
     private readonly request: BrokerTransportRequest,
     private readonly loader: BrokersLoader = loadBrokers,
   ) {
-    const url = new URL(request.url);
-    this.description = `${url.protocol}//${url.host}`;
+    this.description = urlOrigin(new URL(request.url));
   }
 
   /** Loads the package and connects. @throws ConfigError naming the package or the broker fix. */
@@ -198,7 +198,10 @@ function parseBrokerUrl(rawUrl: string): URL {
   try {
     url = new URL(rawUrl);
   } catch {
-    throw new ConfigError('RVC_CALLBACK_URL', `is not a valid URL (${JSON.stringify(rawUrl)}); ${example}`);
+    throw new ConfigError(
+      'RVC_CALLBACK_URL',
+      `is not a valid URL (${JSON.stringify(redactUrl(rawUrl))}); ${example}`,
+    );
   }
   if (url.hostname === '') throw new ConfigError('RVC_CALLBACK_URL', `needs a broker host; ${example}`);
   return url;

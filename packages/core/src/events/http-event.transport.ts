@@ -8,7 +8,7 @@ import { type Logger, silentLogger } from '../logging/logger.js';
 import { signatureHeader } from '../signing/signing.js';
 import { type StandardWebhooksOptions, StandardWebhooksSigner } from '../signing/standard-webhooks.js';
 import { type DeliveryOutcome, type EventDelivery, type EventTransport } from './event.types.js';
-import { redactUrlCredentials } from './url-redaction.js';
+import { redactUrl } from '../rules/url.rules.js';
 
 /** Options of {@link HttpEventTransport}. */
 export interface HttpEventTransportOptions {
@@ -280,7 +280,7 @@ export function parseCallbackUrl(value: unknown, variable: string): URL {
   } catch {
     throw new ConfigError(
       variable,
-      `is not a valid URL (${JSON.stringify(redactUrlCredentials(value))}); use an http(s) URL, ${example}`,
+      `is not a valid URL (${JSON.stringify(redactUrl(value))}); use an http(s) URL, ${example}`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
