@@ -4,13 +4,19 @@ import {
   getOAuthProtectedResourceMetadataUrl,
   mcpAuthMetadataRouter,
 } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import { type Logger } from '@robot-mcp-kit/core';
 import { type AuthOptions } from './auth.options.js';
+import { missingBearer, oauthPathsNotFound, refusalsAs401 } from './bearer-refusals.js';
 import { StaticTokenVerifier } from './static-token.verifier.js';
 
 /** What the HTTP listener mounts for authentication. */
 export interface AuthMiddleware {
-  /** Protected resource metadata routes (`/.well-known/oauth-protected-resource/...`), if any. */
-  readonly metadata?: RequestHandler;
+  /**
+   * Before authentication: the protected resource metadata routes
+   * (`/.well-known/oauth-protected-resource/...`), if configured, then 404 for every other OAuth
+   * discovery or registration path.
+   */
+  readonly metadata: RequestHandler;
   /** Checks the bearer token of every MCP request (sets `req.auth`). */
   readonly guard: RequestHandler;
   /** `static-token` or `verifier`, for logs. */
@@ -20,12 +26,13 @@ export interface AuthMiddleware {
 /**
  * Builds the bearer-token middleware from the resolved settings: the pluggable verifier of `auth`
  * (with `expectedResource` and protected resource metadata when `resourceServerUrl` is given), or
- * the static `RMK_AUTH_TOKEN`; undefined when neither is configured.
+ * the static `RMK_AUTH_TOKEN`; undefined when neither is configured. Every rejection of the
+ * verifier is a 401 (see {@link refusalsAs401}).
  */
-export function authMiddleware(settings: {
-  auth: AuthOptions | undefined;
-  authToken: string | undefined;
-}): AuthMiddleware | undefined {
+export function authMiddleware(
+  settings: { auth: AuthOptions | undefined; authToken: string | undefined },
+  logger: Logger,
+): AuthMiddleware | undefined {
   const { auth, authToken } = settings;
   if (auth) {
     const resource = auth.resourceServerUrl;
@@ -38,19 +45,30 @@ export function authMiddleware(settings: {
             ...(auth.resourceName ? { resourceName: auth.resourceName } : {}),
           })
         : undefined;
-    const guard = requireBearerAuth({
-      verifier: auth.verifier,
+    const challenge = {
       ...(auth.requiredScopes ? { requiredScopes: auth.requiredScopes } : {}),
-      ...(resource ? { expectedResource: resource } : {}),
       ...(metadata && resource
         ? { resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(resource) }
         : {}),
+    };
+    const guard = requireBearerAuth({
+      verifier: refusalsAs401(auth.verifier, logger),
+      ...(resource ? { expectedResource: resource } : {}),
+      ...challenge,
     });
-    return { guard, mode: 'verifier', ...(metadata ? { metadata: Router().use(metadata) } : {}) };
+    const before = Router();
+    if (metadata) before.use(metadata);
+    return {
+      metadata: before.use(oauthPathsNotFound('verifier')),
+      guard: Router().use(missingBearer('verifier', challenge), guard),
+      mode: 'verifier',
+    };
   }
   if (authToken !== undefined) {
+    const guard = requireBearerAuth({ verifier: new StaticTokenVerifier(authToken) });
     return {
-      guard: requireBearerAuth({ verifier: new StaticTokenVerifier(authToken) }),
+      metadata: oauthPathsNotFound('static-token'),
+      guard: Router().use(missingBearer('static-token', {}), guard),
       mode: 'static-token',
     };
   }

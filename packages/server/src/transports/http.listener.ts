@@ -107,7 +107,7 @@ export async function listenHttp(
 ): Promise<HttpListener> {
   const security = options.security ?? httpSecurityFromEnv(options.env ?? process.env, options);
   checkExposure(config.host, security, logger);
-  const auth = authMiddleware(security);
+  const auth = authMiddleware(security, logger);
   const sessions = new Map<string, WebStandardStreamableHTTPServerTransport | SSEServerTransport>();
   const idle = idleReaper(sessions, security.sessionIdleMs, options.clock ?? systemClock, logger);
   const modern: ModernLeg | undefined =
