@@ -154,7 +154,10 @@ export class TasksExtension {
     return { entry, info, stored };
   }
 
-  /** The DetailedTask of `info` (result inlined once it ended; the TaskInfo JSON for a cancelled one). */
+  /**
+   * The DetailedTask of `info`: the result inlined once it ended (a CallToolResult with its
+   * `resultType: "complete"`); a cancelled task has none.
+   */
   private detailed(entry: ExtensionTaskEntry, info: TaskInfo): Record<string, unknown> {
     const statusMessage = statusMessageOf(info);
     const base = {
@@ -168,8 +171,9 @@ export class TasksExtension {
       _meta: { [KIT_TASK_ID_META_KEY]: entry.taskId },
     };
     if (info.state !== 'succeeded' && info.state !== 'failed') return base;
+    // The inlined result is a 2026-07-28 CallToolResult: `resultType` is required there too.
     const { _meta: _related, ...result } = taskPayloadResult(info);
-    return { ...base, result };
+    return { ...base, result: { resultType: 'complete', ...result } };
   }
 }
 
