@@ -59,7 +59,7 @@ const outageTasks = option('outage-tasks', 20);
 const outageTriggers = option('outage-triggers', 64);
 const outageTriggerKb = option('outage-trigger-kb', 16);
 const jsonOnly = process.argv.includes('--json');
-const SECRET = 'soak-secret';
+const SECRET = 'soak-secret-0123456789abcdef012345';
 const say = (text) => jsonOnly || console.log(text);
 
 /** A small seeded PRNG (xorshift32), so a run can be repeated. */

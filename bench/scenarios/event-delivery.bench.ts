@@ -12,7 +12,7 @@ import { batchSide, type BenchSide, interleave } from '../harness/ab-runner.js';
 import { BenchCheckError, type BenchContext, sized } from '../harness/bench-context.js';
 import { type BenchRow, makeRow } from '../harness/bench-row.js';
 
-const SECRET = 'bench-secret-0123456789';
+const SECRET = 'bench-secret-0123456789abcdef012345';
 
 /** A poster with the default delivery settings, or `lanes` when given. */
 function newPoster(url: string, lanes?: number): EventPoster {

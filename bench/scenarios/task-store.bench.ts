@@ -18,7 +18,7 @@ import { summarize } from '../harness/stats.js';
 import { startMove, startsSide } from '../fixtures/task-starts.side.js';
 import { childReplicas } from './store-replicas.bench.js';
 
-const SECRET = 'bench-secret-0123456789';
+const SECRET = 'bench-secret-0123456789abcdef012345';
 
 /**
  * The `store` group: the shared Redis task store and outbox (`RMK_STORE`) against the in-memory

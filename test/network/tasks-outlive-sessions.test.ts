@@ -10,7 +10,7 @@ import { SignedReceiver, waitFor } from '../support/signed-receiver.js';
 // The built sleeper as a real process (needs `npm run build`), over SSE, pushing signed events to
 // a real receiver on 127.0.0.1.
 const MAIN = fileURLToPath(new URL('../../examples/sleeper/dist/main.js', import.meta.url));
-const SECRET = 'one-shot-secret';
+const SECRET = 'one-shot-secret-0123456789abcdef01';
 const servers = new ChildServers(MAIN);
 let receiver: SignedReceiver | undefined;
 

@@ -58,7 +58,7 @@ describe('SIGTERM with 1,000 running tasks and the receiver down', () => {
         MCP_TRANSPORT: 'streamable-http',
         MCP_PORT: '0',
         RVC_CALLBACK_URL: `http://127.0.0.1:${port}/api/agent/events`,
-        RVC_EVENT_SECRET: 'sigterm-secret',
+        RVC_EVENT_SECRET: 'sigterm-secret-0123456789abcdef0123',
         LOG_LEVEL: 'info',
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -42,7 +42,7 @@ describe('stdin closing with a task running and the receiver down', () => {
       env: {
         PATH: process.env.PATH ?? '',
         RVC_CALLBACK_URL: `http://127.0.0.1:${port}/api/agent/events`,
-        RVC_EVENT_SECRET: 'stdin-eof-secret',
+        RVC_EVENT_SECRET: 'stdin-eof-secret-0123456789abcdef0',
         LOG_LEVEL: 'info',
       },
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -27,7 +27,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const SLEEPER_MAIN = resolve(root, 'examples/sleeper/dist/main.js');
 export const RECEIVER_MAIN = resolve(root, 'examples/chat-app-receiver/dist/main.js');
 export const EVENTS_PATH = '/api/agent/events';
-export const SECRET = 'e2e-secret-3f6c0a9d';
+export const SECRET = 'e2e-secret-3f6c0a9d-0123456789abcdef';
 
 /** The sleeper over streamable HTTP on `port` (default: a free one), once it logs its URL. */
 export async function startSleeper(

@@ -73,7 +73,7 @@ describe('sleeper → receiver over HTTP', () => {
   it('rejects every event signed with another secret (401) and delivers none', async () => {
     const delivered: TaskEvent[] = [];
     const rx = await startReceiver(resources, { secrets, onEvent: (event) => void delivered.push(event) });
-    const sleeper = await startSleeper(resources, callback(rx.url, 'not-the-shared-secret'));
+    const sleeper = await startSleeper(resources, callback(rx.url, 'not-the-shared-secret-0123456789abcdef'));
     const client = await connectClient(resources, sleeper.url);
     await startSleep(client, { duration_s: 1 });
 

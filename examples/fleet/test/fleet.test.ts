@@ -9,7 +9,7 @@ import { NAVIGATION_MAIN, type Robot, startRobot } from '../src/robot-fleet.js';
 // Needs Mosquitto on 127.0.0.1:1883, the build (`npm run build`: the robots are the built
 // navigation example) and Debian's chromium (/usr/bin/chromium; .ci/run installs it).
 const CHROMIUM = '/usr/bin/chromium';
-const SECRET = 'fleet-test-secret-0123456789';
+const SECRET = 'fleet-test-secret-0123456789abcdef';
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined);

@@ -12,7 +12,7 @@ import { SignedReceiver, waitFor } from '../../../test/support/signed-receiver.j
 const servers = new ChildServers(resolve(dirname(fileURLToPath(import.meta.url)), '../dist/main.js'), {
   WATCHER_RATE_HZ: '100',
 });
-const receiver = new SignedReceiver('watcher-smoke-secret');
+const receiver = new SignedReceiver('watcher-smoke-secret-0123456789ab');
 
 beforeAll(() => servers.assertBuilt());
 afterEach(async () => {

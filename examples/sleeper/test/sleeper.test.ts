@@ -9,7 +9,7 @@ import { SleeperServer } from '../src/sleeper.server.js';
 import { SignedReceiver } from '../../../test/support/signed-receiver.js';
 import { until, waitFor } from '../../../test/support/until.js';
 
-const receiver = new SignedReceiver('sleeper-test-secret');
+const receiver = new SignedReceiver('sleeper-test-secret-0123456789abc');
 let app: RobotMcpApp | undefined;
 let client: Client | undefined;
 let fakeTime = false;

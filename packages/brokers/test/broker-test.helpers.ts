@@ -10,7 +10,7 @@ import { until as waitUntil } from '../../../test/support/until.js';
 /** The shared machine brokers (left running; tests use unique prefixes and stream names). */
 export const SHARED_MQTT = 'mqtt://127.0.0.1:1883';
 export const SHARED_NATS = 'nats://127.0.0.1:4222';
-export const SECRET = 'broker-test-secret-0123456789';
+export const SECRET = 'broker-test-secret-0123456789abcdef';
 
 /** A fresh name part for topics, subjects and streams of one test. */
 export function uniqueName(prefix = 't'): string {

@@ -110,6 +110,14 @@ export type { SeqRanges } from './events/coalesce-marker.js';
 export { NoopEventTransport } from './events/noop-event.transport.js';
 export { REDACTED, redactUrl, redactUrlCredentials, urlOrigin } from './rules/url.rules.js';
 export {
+  ALLOW_WEAK_SECRET_VARIABLE,
+  EVENT_SECRET_FIX,
+  MIN_EVENT_SECRET_BYTES,
+  secretBytes,
+  weakSecretAllowed,
+  weakSecretReason,
+} from './rules/secret.rules.js';
+export {
   createEventTransportFromEnv,
   BrokerEventTransportLoader,
   BROKERS_PACKAGE,

@@ -1,6 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LOG_LEVELS as CORE_LOG_LEVELS, MCP_TRANSPORTS } from '@robot-mcp-kit/core';
+import {
+  EVENT_SECRET_FIX,
+  LOG_LEVELS as CORE_LOG_LEVELS,
+  MCP_TRANSPORTS,
+  weakSecretAllowed,
+  weakSecretReason,
+} from '@robot-mcp-kit/core';
 
 export type CheckStatus = 'ok' | 'info' | 'warn' | 'fail';
 
@@ -161,7 +167,7 @@ export interface EventChecks {
 export function checkEvents(env: EnvView): EventChecks {
   const rawUrl = env.RVC_CALLBACK_URL?.trim() ?? '';
   const { result, url } = checkCallbackUrl(rawUrl);
-  const results = [result, checkEventSecret(env.RVC_EVENT_SECRET, rawUrl)];
+  const results = [result, checkEventSecret(env.RVC_EVENT_SECRET, rawUrl, env)];
   const timeout = checkEventTimeout(env.RVC_EVENT_TIMEOUT_MS?.trim());
   if (timeout) results.push(timeout);
   return { results, url };
@@ -190,8 +196,8 @@ function checkCallbackUrl(rawUrl: string): { result: CheckResult; url?: string }
   return { result: ok('RVC_CALLBACK_URL', rawUrl), url: rawUrl };
 }
 
-/** The secret is required with a callback URL, and should be long. */
-function checkEventSecret(secret: string | undefined, rawUrl: string): CheckResult {
+/** The secret is required with a callback URL, and must be long (the server's rule, in core). */
+function checkEventSecret(secret: string | undefined, rawUrl: string, env: EnvView): CheckResult {
   if (secret === undefined || secret.trim() === '') {
     if (rawUrl !== '') {
       return fail(
@@ -203,14 +209,27 @@ function checkEventSecret(secret: string | undefined, rawUrl: string): CheckResu
     return info('RVC_EVENT_SECRET', 'unset (only needed with RVC_CALLBACK_URL)');
   }
   if (rawUrl === '') return info('RVC_EVENT_SECRET', 'set, but unused while RVC_CALLBACK_URL is unset');
-  if (secret.length < 16) {
+  const weak = weakSecretReason(secret);
+  if (weak !== undefined) return weakSecret(weak, env);
+  return ok('RVC_EVENT_SECRET', `set (${secret.length} characters)`);
+}
+
+/** A short secret fails (the server refuses it) unless RMK_ALLOW_WEAK_SECRET allows it. */
+function weakSecret(reason: string, env: EnvView): CheckResult {
+  let allowed: boolean;
+  try {
+    allowed = weakSecretAllowed(env);
+  } catch (error) {
+    return fail('RVC_EVENT_SECRET', reason, (error as Error).message);
+  }
+  if (allowed) {
     return warn(
       'RVC_EVENT_SECRET',
-      `is set but short (${secret.length} characters)`,
+      `${reason} (started anyway: RMK_ALLOW_WEAK_SECRET=1)`,
       'use a long random secret, e.g. openssl rand -hex 32, in both places',
     );
   }
-  return ok('RVC_EVENT_SECRET', `set (${secret.length} characters)`);
+  return fail('RVC_EVENT_SECRET', `${reason}: the server will refuse to start`, EVENT_SECRET_FIX);
 }
 
 /** The (trimmed) timeout, if set, must be a positive integer; no line when it is fine or unset. */

@@ -105,9 +105,25 @@ describe('checkEvents', () => {
     });
   });
 
-  it('warns about a short secret and checks the timeout', () => {
+  it('fails a secret under 32 bytes as the server does (warns when allowed) and checks the timeout', () => {
     const short = checkEvents({ RVC_CALLBACK_URL: 'https://app/events', RVC_EVENT_SECRET: 'abc' });
-    expect(byName(short.results, 'RVC_EVENT_SECRET')?.status).toBe('warn');
+    expect(byName(short.results, 'RVC_EVENT_SECRET')).toMatchObject({
+      status: 'fail',
+      message: expect.stringContaining('is 3 bytes long; an event-signing secret needs at least 32 bytes'),
+      fix: expect.stringContaining('openssl rand -hex 32'),
+    });
+    const allowed = checkEvents({
+      RVC_CALLBACK_URL: 'https://app/events',
+      RVC_EVENT_SECRET: 'abc',
+      RMK_ALLOW_WEAK_SECRET: '1',
+    });
+    expect(byName(allowed.results, 'RVC_EVENT_SECRET')?.status).toBe('warn');
+    const garbled = checkEvents({
+      RVC_CALLBACK_URL: 'https://app/events',
+      RVC_EVENT_SECRET: 'abc',
+      RMK_ALLOW_WEAK_SECRET: 'maybe',
+    });
+    expect(byName(garbled.results, 'RVC_EVENT_SECRET')?.fix).toContain('RMK_ALLOW_WEAK_SECRET');
     const good = checkEvents({
       RVC_CALLBACK_URL: 'https://app/events',
       RVC_EVENT_SECRET: 'x'.repeat(32),

@@ -107,7 +107,7 @@ describe('runDoctor', () => {
     try {
       writeFileSync(
         join(root, '.env'),
-        `RVC_CALLBACK_URL=${server.url}\nRVC_EVENT_SECRET=short\nLOG_LEVEL=loud\n`,
+        `RVC_CALLBACK_URL=${server.url}\nRVC_EVENT_SECRET=short\nRMK_ALLOW_WEAK_SECRET=1\nLOG_LEVEL=loud\n`,
       );
       const report = await doctor({ LOG_LEVEL: 'debug', RVC_EVENT_SECRET: undefined });
       expect(report.envFile).toBe(join(root, '.env'));
@@ -117,7 +117,7 @@ describe('runDoctor', () => {
       expect(text).toContain(`callback          ${server.url} answered HTTP 401`);
       expect(text).toContain('LOG_LEVEL         debug');
       expect(text).toMatch(
-        /warn {2}RVC_EVENT_SECRET {2}is set but short \(5 characters\)\n {26}fix: use a long random secret/,
+        /warn {2}RVC_EVENT_SECRET {2}is 5 bytes long; .*\(started anyway: RMK_ALLOW_WEAK_SECRET=1\)\n {26}fix: use a long random secret/,
       );
       expect(text).toMatch(/No problems \(1 warning\)\.\n$/);
       expect(server.received).toHaveLength(1);

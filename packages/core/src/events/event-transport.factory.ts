@@ -7,6 +7,7 @@ import { HttpEventTransport, parseCallbackUrl } from './http-event.transport.js'
 import { NoopEventTransport } from './noop-event.transport.js';
 import { POSTER_DEFAULTS } from './poster-options.js';
 import { redactUrl, urlOrigin } from '../rules/url.rules.js';
+import { EVENT_SECRET_FIX, weakSecretAllowed, weakSecretReason } from '../rules/secret.rules.js';
 
 /** Options of {@link createEventTransportFromEnv}. */
 export interface EventTransportEnvOptions {
@@ -54,7 +55,8 @@ const loadBrokers: BrokersLoader = () => import(BROKERS_PACKAGE);
  *   set, Standard Webhooks headers beside the `X-RVC-*` ones;
  * - an `mqtt://`, `mqtts://` or `nats://` URL: the matching transport of `@robot-mcp-kit/brokers`,
  *   loaded on `open()` (the server awaits it at start-up).
- * @throws ConfigError when the URL is malformed, the secret is missing, or the timeout is not a
+ * @throws ConfigError when the URL is malformed, the secret is missing or shorter than 32 bytes
+ *   (unless `RMK_ALLOW_WEAK_SECRET=1`, then a warning), or the timeout is not a
  *   positive integer — at start-up, never later.
  */
 export function createEventTransportFromEnv(
@@ -71,7 +73,7 @@ export function createEventTransportFromEnv(
   }
   const brokerUrl = brokerScheme(rawUrl) ? parseBrokerUrl(rawUrl) : undefined;
   const url = brokerUrl ?? parseCallbackUrl(rawUrl, 'RVC_CALLBACK_URL');
-  const secret = requireSecret(env, serverName);
+  const secret = requireSecret(env, serverName, logger);
   const timeoutMs = options.timeoutMs ?? parseTimeout(env.RVC_EVENT_TIMEOUT_MS);
   if (brokerUrl) {
     const request: BrokerTransportRequest = {
@@ -207,13 +209,21 @@ function parseBrokerUrl(rawUrl: string): URL {
   return url;
 }
 
-function requireSecret(env: NodeJS.ProcessEnv, serverName: string): string {
+function requireSecret(env: NodeJS.ProcessEnv, serverName: string, logger: Logger): string {
   const secret = env.RVC_EVENT_SECRET;
   if (secret === undefined || secret.trim() === '') {
     throw new ConfigError(
       'RVC_EVENT_SECRET',
       `is required when RVC_CALLBACK_URL is set; set it to the secret shared with the app for server "${serverName}"` +
         ' (the same value as in its mcp.yaml entry), or unset RVC_CALLBACK_URL to run without pushing events',
+    );
+  }
+  const weak = weakSecretReason(secret);
+  if (weak !== undefined) {
+    if (!weakSecretAllowed(env)) throw new ConfigError('RVC_EVENT_SECRET', `${weak}: ${EVENT_SECRET_FIX}`);
+    logger.warn(
+      `SECURITY WARNING: RVC_EVENT_SECRET ${weak}, allowed only because RMK_ALLOW_WEAK_SECRET=1: ` +
+        "anyone who guesses it can forge this robot's events; use `openssl rand -hex 32`",
     );
   }
   return secret;

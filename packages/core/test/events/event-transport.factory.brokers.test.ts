@@ -8,7 +8,7 @@ import {
 } from '@robot-mcp-kit/core';
 import { makeEvent } from './test-helpers.js';
 
-const SECRET = 'broker-secret';
+const SECRET = 'broker-secret-0123456789abcdef0123';
 const env = (url: string): NodeJS.ProcessEnv => ({ RVC_CALLBACK_URL: url, RVC_EVENT_SECRET: SECRET });
 
 function delivery() {

@@ -50,7 +50,7 @@ describe('createEventTransportFromEnv', () => {
   it.each(['not a url', 'ftp://127.0.0.1/events', '127.0.0.1:8000/api/agent/events', 'http//x'])(
     'rejects the malformed URL %p with an example',
     (url) => {
-      const env = { RVC_CALLBACK_URL: url, RVC_EVENT_SECRET: 's' };
+      const env = { RVC_CALLBACK_URL: url, RVC_EVENT_SECRET: 's'.repeat(32) };
       const err = configErrorOf(() => createEventTransportFromEnv('nav', { env }));
       expect(err.variable).toBe('RVC_CALLBACK_URL');
       expect(err.message).toContain('http://127.0.0.1:8000/api/agent/events');
@@ -78,7 +78,7 @@ describe('createEventTransportFromEnv', () => {
   it.each(['0', '-5', 'abc', '1.5', '10s'])('rejects RVC_EVENT_TIMEOUT_MS=%p', (value) => {
     const env = {
       RVC_CALLBACK_URL: 'http://127.0.0.1:1/x',
-      RVC_EVENT_SECRET: 's',
+      RVC_EVENT_SECRET: 's'.repeat(32),
       RVC_EVENT_TIMEOUT_MS: value,
     };
     expect(configErrorOf(() => createEventTransportFromEnv('nav', { env })).variable).toBe(
@@ -90,7 +90,7 @@ describe('createEventTransportFromEnv', () => {
     const server = await TestServer.start((_r, i) => (i === 0 ? 'hang' : { status: 200 }));
     const env = {
       RVC_CALLBACK_URL: ` ${server.url} `,
-      RVC_EVENT_SECRET: 'the-secret',
+      RVC_EVENT_SECRET: 'the-secret-0123456789abcdef012345',
       RVC_EVENT_TIMEOUT_MS: '50',
     };
     const transport = createEventTransportFromEnv('navigation', { env });
@@ -104,7 +104,7 @@ describe('createEventTransportFromEnv', () => {
       const req = server.requests[1]!;
       expect(
         verify(
-          'the-secret',
+          'the-secret-0123456789abcdef012345',
           req.headers['x-rvc-timestamp'] as string,
           req.body,
           req.headers['x-rvc-signature'] as string,

@@ -11,7 +11,7 @@ import { Webhook } from 'standardwebhooks';
 import { makeEvent, TestServer } from '../events/test-helpers.js';
 
 // The kit's Standard Webhooks headers checked by the independent `standardwebhooks` package.
-const RVC_SECRET = 'rvc-secret-0123456789';
+const RVC_SECRET = 'rvc-secret-0123456789abcdef0123456789';
 const newSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
 
 function delivery() {
