@@ -35,10 +35,16 @@ export interface SeqStore {
  * without a store never loads the package. Before an event is appended, the task store is given
  * (bounded) time to hold the event's seq: a survivor that marks the task `REPLICA_LOST` numbers its
  * `task_failed` after every event that was durably written, never beside one of them.
+ *
+ * Delivery does not wait for that: an event may be delivered (and acknowledged) before its append
+ * reached the Redis outbox. Such an ack waits for the append, so the entry is removed once it is
+ * written instead of staying in the stream for good.
  */
 export class StoreEventOutbox implements EventOutbox {
   readonly description: string;
   private loaded: Promise<EventOutbox> | undefined;
+  /** The appends under way, by event_id (settled, never rejecting): what an early ack waits for. */
+  private readonly appending = new Map<string, Promise<void>>();
 
   constructor(
     private readonly settings: TaskStoreSettings,
@@ -53,11 +59,22 @@ export class StoreEventOutbox implements EventOutbox {
   }
 
   async append(record: OutboxRecord): Promise<void> {
-    await this.deps.seqs.seqStored(record.event.task_id, SEQ_STORED_WAIT_MS);
-    await (await this.outbox()).append(record);
+    const eventId = record.event.event_id;
+    const written = this.appendOnceSeqStored(record);
+    const settled = written.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.appending.set(eventId, settled);
+    try {
+      await written;
+    } finally {
+      if (this.appending.get(eventId) === settled) this.appending.delete(eventId);
+    }
   }
 
   async ack(eventId: string): Promise<void> {
+    await this.appending.get(eventId); // delivered before it was written: remove it once written
     await (await this.outbox()).ack(eventId);
   }
 
@@ -67,6 +84,11 @@ export class StoreEventOutbox implements EventOutbox {
 
   async close(): Promise<void> {
     if (this.loaded) await (await this.loaded).close();
+  }
+
+  private async appendOnceSeqStored(record: OutboxRecord): Promise<void> {
+    await this.deps.seqs.seqStored(record.event.task_id, SEQ_STORED_WAIT_MS);
+    await (await this.outbox()).append(record);
   }
 
   private outbox(): Promise<EventOutbox> {
