@@ -30,6 +30,10 @@ export interface ToolArgsBase {
   name?: string;
   /** What the tool does, for the LLM. */
   description: string;
+  /**
+   * A short display name for clients (the tool's top-level `title`, e.g. "Scan the room"); when
+   * omitted, `annotations.title` is listed as the title.
+   */
   title?: string;
   annotations?: ToolAnnotationsArgs;
   /**
@@ -42,7 +46,14 @@ export interface ToolArgsBase {
 }
 
 /** Arguments of `@Tool(...)`: a plain request/response tool. */
-export type ToolArgs = ToolArgsBase;
+export interface ToolArgs extends ToolArgsBase {
+  /**
+   * The DTO class of what the method returns. The tool is listed with an `outputSchema` built from
+   * it, and each answer's `structuredContent` (the returned object) is checked against it: an answer
+   * that does not match is sent as a tool error naming each field (docs/authoring.md, "Typed results").
+   */
+  result?: DtoClass;
+}
 
 /** Arguments of `@LongRunningTool(...)`: a tool that starts a task and returns its TaskInfo at once. */
 export interface LongRunningToolArgs extends ToolArgsBase {

@@ -29,6 +29,8 @@ export interface ToolDefinitionBase {
 
 export interface PlainToolDefinition extends ToolDefinitionBase {
   readonly kind: 'tool';
+  /** The DTO class of the tool's result (`@Tool({ result })`): its outputSchema and check. */
+  readonly result?: DtoClass;
 }
 
 export interface LongRunningToolDefinition extends ToolDefinitionBase {

@@ -93,7 +93,28 @@ function buildPlain(
   const dto =
     method.length === 0 && !recorded.args.args ? undefined : findDto(target, methodName, recorded.args);
   const kit = options.kit ? { kit: true as const } : {};
-  return Object.freeze({ kind: 'tool', ...common(target, methodName, recorded.args), dto, ...kit });
+  const result = resultDto(`${target.name}.${methodName}`, recorded.args.result);
+  return Object.freeze({
+    kind: 'tool',
+    ...common(target, methodName, recorded.args),
+    dto,
+    ...(result ? { result } : {}),
+    ...kit,
+  });
+}
+
+/** The DTO class of `@Tool({ result })`, checked like an argument class. */
+function resultDto(where: string, result: unknown): DtoClass | undefined {
+  if (result === undefined) return undefined;
+  if (typeof result !== 'function' || NOT_A_DTO.has(result)) {
+    throw new DecorationError(
+      where,
+      '`result` is not a DTO class',
+      'pass a class whose properties carry class-validator decorators: { result: ScanResult }',
+    );
+  }
+  checkDtoIsDecorated(result as DtoClass, where);
+  return result as DtoClass;
 }
 
 function buildLongRunning(

@@ -62,7 +62,8 @@ export async function slowArguments(tool: string, dto: DtoClass | undefined, raw
   return instance;
 }
 
-function describe(errors: readonly ValidationError[], prefix: string): string[] {
+/** One "path: message" line per failed constraint, nested properties as `a.b`. */
+export function describe(errors: readonly ValidationError[], prefix: string): string[] {
   const problems: string[] = [];
   for (const error of errors) {
     const path = prefix ? `${prefix}.${error.property}` : error.property;

@@ -19,6 +19,7 @@ import { type DtoSchemaBuilder, type JsonSchema } from '../schema/dto-schema.js'
 import { type RegisteredTool, type ToolCall } from './registered-tool.js';
 import { normalizeToolResult, taskInfoResult, toolErrorResult } from './tool-results.js';
 import { type TaskStarter } from './task-starter.js';
+import { toolOutput } from './tool-output.js';
 
 /** What a plain `@Tool` method receives as its second parameter. */
 export interface ToolCallContext {
@@ -63,8 +64,10 @@ export type PlainToolDeps = Pick<DecoratedToolsDeps, 'instance' | 'schemas' | 't
 export function plainTool(definition: PlainToolDefinition, deps: PlainToolDeps): RegisteredTool {
   const method = methodOf(deps.instance, definition.methodName);
   const logger = deps.logger.child({ tool: definition.name });
+  const output = toolOutput(definition, deps.schemas, logger);
   return {
     ...listing(definition, deps.schemas.build(definition.dto)),
+    ...(output.outputSchema ? { outputSchema: output.outputSchema } : {}),
     longRunning: false,
     async call(raw: unknown, call: ToolCall): Promise<CallToolResult> {
       try {
@@ -79,7 +82,7 @@ export function plainTool(definition: PlainToolDefinition, deps: PlainToolDeps):
         const result = definition.kit
           ? method.call(deps.instance, args, context, call)
           : method.call(deps.instance, args, context);
-        return normalizeToolResult(await result);
+        return await output.check(normalizeToolResult(await result));
       } catch (err) {
         return errorResult(definition.name, err, logger);
       }

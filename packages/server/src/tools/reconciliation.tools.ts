@@ -16,10 +16,10 @@ import { Tool } from '../decorators/tool.decorator.js';
 import { type DtoSchemaBuilder } from '../schema/dto-schema.js';
 import { type TaskStoreBridge } from '../runtime/task-store.bridge.js';
 import { type ToolCallContext } from './decorated-tools.factory.js';
-import { createKitTools } from './kit-tools.factory.js';
+import { createKitTools, kitJsonResult } from './kit-tools.factory.js';
 import { type RegisteredTool, type ToolCall } from './registered-tool.js';
 import { MAX_LIST_LIMIT, pageOfTasks } from './task-list.pager.js';
-import { jsonTextResult, kitToolResult } from './tool-results.js';
+import { kitToolResult } from './tool-results.js';
 
 export class GetTaskArgs {
   @JSONSchema({ description: 'The task_id returned when the task was started, e.g. "nav-7f3a2b"' })
@@ -97,11 +97,12 @@ export class ReconciliationTools {
   @Tool({
     name: 'get_task',
     description: `${GET_TASK} ${SUFFIX}`,
+    title: 'Get task status',
     annotations: { title: 'Get task status', readOnlyHint: true, openWorldHint: false },
   })
   getTask(args: GetTaskArgs, _ctx: ToolCallContext, call: ToolCall): Promise<CallToolResult> {
     return kitToolResult(async () =>
-      jsonTextResult(
+      kitJsonResult(
         this.taskManager.get(args.task_id)?.toJSON() ??
           (await this.remote(call, args.task_id))?.task ?? { error: 'not_found' },
       ),
@@ -111,6 +112,7 @@ export class ReconciliationTools {
   @Tool({
     name: 'cancel_task',
     description: `${CANCEL_TASK} ${SUFFIX}`,
+    title: 'Cancel task',
     annotations: {
       title: 'Cancel task',
       readOnlyHint: false,
@@ -122,10 +124,10 @@ export class ReconciliationTools {
   cancelTask(args: CancelTaskArgs, _ctx: ToolCallContext, call: ToolCall): Promise<CallToolResult> {
     return kitToolResult(async () => {
       const info = await this.taskManager.cancel(args.task_id);
-      if (!info) return jsonTextResult(await this.cancelRemote(await this.remote(call, args.task_id)));
+      if (!info) return kitJsonResult(await this.cancelRemote(await this.remote(call, args.task_id)));
       // A cancelled task whose body has not stopped says so (docs/core.md, "Cancellation").
       const { body_running, overran_grace } = info.toJSON();
-      return jsonTextResult({
+      return kitJsonResult({
         task_id: info.task_id,
         state: info.state,
         ...(body_running ? { body_running, ...(overran_grace ? { overran_grace } : {}) } : {}),
@@ -136,6 +138,7 @@ export class ReconciliationTools {
   @Tool({
     name: 'list_tasks',
     description: `${LIST_TASKS} ${SUFFIX}`,
+    title: 'List tasks',
     annotations: { title: 'List tasks', readOnlyHint: true, openWorldHint: false },
   })
   listTasks(args: ListTasksArgs, _ctx: ToolCallContext, call: ToolCall): Promise<CallToolResult> {
@@ -147,7 +150,7 @@ export class ReconciliationTools {
         cursor: args.cursor ?? undefined,
         logger: taskManager.logger,
       });
-      return { content: [{ type: 'text', text: page.text }] };
+      return kitJsonResult(page.value, page.text);
     });
   }
 
@@ -159,7 +162,7 @@ export class ReconciliationTools {
     return this.stored?.active ? this.stored.get(this.scopeOf(call), taskId) : undefined;
   }
 
-  private async cancelRemote(entry: StoredTask | undefined): Promise<unknown> {
+  private async cancelRemote(entry: StoredTask | undefined): Promise<object> {
     if (!entry || !this.stored) return { error: 'not_found' };
     const last = await this.stored.cancelRemote(entry, REMOTE_CANCEL_WAIT_MS);
     const { body_running, overran_grace } = last.task;

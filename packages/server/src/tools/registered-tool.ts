@@ -36,6 +36,11 @@ export interface RegisteredTool {
   readonly title?: string;
   readonly annotations: ToolAnnotations;
   readonly inputSchema: JsonSchema;
+  /**
+   * Listed as the tool's `outputSchema`: then every answer that is not an error carries
+   * `structuredContent` matching it (clients such as the official SDK's validate it).
+   */
+  readonly outputSchema?: JsonSchema;
   /** `decorated` tools come from the class; `kit` tools (get_task, ...) from the kit. */
   readonly origin: 'decorated' | 'kit';
   readonly longRunning: boolean;

@@ -1,4 +1,10 @@
-import { type Logger, type TaskInfo, type TaskManager, type TaskState } from '@robot-mcp-kit/core';
+import {
+  type Logger,
+  type TaskInfo,
+  type TaskInfoJson,
+  type TaskManager,
+  type TaskState,
+} from '@robot-mcp-kit/core';
 import { ToolArgumentsError } from '../errors/server.error.js';
 
 /** The largest `limit` of list_tasks. Without one, only the byte cap cuts an answer. */
@@ -12,6 +18,8 @@ export interface ListPage {
   readonly kind: 'list-page';
   /** `{"tasks": [...]}` plus `"next_cursor"` when more remain. */
   readonly text: string;
+  /** The same answer as an object (list_tasks' structuredContent). */
+  readonly value: { tasks: Partial<TaskInfoJson>[]; next_cursor?: string };
   readonly count: number;
   readonly nextCursor?: string;
 }
@@ -38,6 +46,7 @@ export function pageOfTasks(source: TaskManager | readonly TaskInfo[], request: 
   const wanted = request.states ? new Set(request.states) : undefined;
   const maxBytes = request.maxBytes ?? MAX_LIST_BYTES;
   const parts: string[] = [];
+  const tasks: Partial<TaskInfoJson>[] = [];
   let bytes = 0;
   let last: TaskInfo | undefined;
   let more = false;
@@ -48,13 +57,14 @@ export function pageOfTasks(source: TaskManager | readonly TaskInfo[], request: 
       more = true;
       break;
     }
-    const json = taskJson(task, request.logger);
+    const { value, json } = taskJson(task, request.logger);
     const size = Buffer.byteLength(json);
     if (parts.length > 0 && bytes + size > maxBytes) {
       more = true;
       break;
     }
     parts.push(json);
+    tasks.push(value);
     bytes += size + 1;
     last = task;
   }
@@ -63,6 +73,7 @@ export function pageOfTasks(source: TaskManager | readonly TaskInfo[], request: 
   return {
     kind: 'list-page',
     text: `{"tasks":[${parts.join(',')}]${tail}}`,
+    value: nextCursor === undefined ? { tasks } : { tasks, next_cursor: nextCursor },
     count: parts.length,
     ...(nextCursor === undefined ? {} : { nextCursor }),
   };
@@ -88,21 +99,23 @@ function startAfter(all: readonly TaskInfo[], cursor: string): number {
   return later < 0 ? all.length : later;
 }
 
-function taskJson(task: TaskInfo, logger: Logger): string {
+function taskJson(task: TaskInfo, logger: Logger): { value: Partial<TaskInfoJson>; json: string } {
   try {
-    return JSON.stringify(task.toJSON());
+    const value = task.toJSON();
+    return { value, json: JSON.stringify(value) };
   } catch (err) {
     logger.error('list_tasks: a task cannot be serialized; listed without its details', {
       task_id: task.task_id,
       error: err instanceof Error ? err.message : String(err),
     });
-    return JSON.stringify({
+    const value = {
       task_id: task.task_id,
       server: task.server,
       tool: task.tool,
       state: task.state,
       created_at: task.created_at.toISOString(),
       updated_at: task.updated_at.toISOString(),
-    });
+    };
+    return { value, json: JSON.stringify(value) };
   }
 }

@@ -37,14 +37,7 @@ export class ToolRegistry {
       }
       this.byName.set(tool.name, tool);
     }
-    this.listing = tools.map((tool) => ({
-      name: tool.name,
-      ...(tool.title ? { title: tool.title } : {}),
-      description: tool.description,
-      inputSchema: tool.inputSchema as Tool['inputSchema'],
-      annotations: tool.annotations,
-      ...(tool.execution ? { execution: tool.execution } : {}),
-    }));
+    this.listing = tools.map(listingOf);
   }
 
   get tools(): readonly RegisteredTool[] {
@@ -86,6 +79,23 @@ export class ToolRegistry {
       return tool.callAsTask(request.params.arguments, { session, extra }, task);
     });
   }
+}
+
+/**
+ * One tools/list entry. The top-level `title` (what clients display) falls back to
+ * `annotations.title`, which older servers and authors set instead.
+ */
+function listingOf(tool: RegisteredTool): Tool {
+  const title = tool.title ?? tool.annotations.title;
+  return {
+    name: tool.name,
+    ...(title ? { title } : {}),
+    description: tool.description,
+    inputSchema: tool.inputSchema as Tool['inputSchema'],
+    ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Tool['outputSchema'] } : {}),
+    annotations: tool.annotations,
+    ...(tool.execution ? { execution: tool.execution } : {}),
+  };
 }
 
 /** A requested tool name for an error message, cut to 100 characters (hostile input stays out). */

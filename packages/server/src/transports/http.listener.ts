@@ -9,6 +9,7 @@ import { type AuthMiddleware, authMiddleware } from '../auth/bearer-auth.middlew
 import { TaskOwners } from '../auth/task-owners.js';
 import { type TransportConfig } from '../runtime/server-config.js';
 import { EVENT_STORE_MAX_BYTES, EVENT_STORE_MAX_EVENTS } from './bounded-event.store.js';
+import { corsPolicy } from './cors.policy.js';
 import { hostOriginGuard } from './host-origin.guard.js';
 import {
   checkExposure,
@@ -63,7 +64,7 @@ export interface HttpListenerOptions extends HttpSecurityOptions {
   clock?: Clock;
 }
 
-/** The Express app: Host/Origin guard, then authentication, then the MCP session handler. */
+/** The Express app: Host/Origin guard, CORS, then authentication, then the MCP session handler. */
 function guardedApp(
   config: TransportConfig,
   security: HttpSecurityConfig,
@@ -81,6 +82,7 @@ function guardedApp(
       port,
     }),
   );
+  app.use(corsPolicy(security.allowedOrigins));
   if (parts.auth?.metadata) app.use(parts.auth.metadata);
   if (parts.auth) app.use(parts.auth.guard);
   app.use((req, res) => {

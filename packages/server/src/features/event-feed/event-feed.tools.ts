@@ -14,9 +14,9 @@ import { ToolArgumentsError } from '../../errors/server.error.js';
 import { Tool } from '../../decorators/tool.decorator.js';
 import { type DtoSchemaBuilder } from '../../schema/dto-schema.js';
 import { type ToolCallContext } from '../../tools/decorated-tools.factory.js';
-import { createKitTools } from '../../tools/kit-tools.factory.js';
+import { createKitTools, kitJsonResult } from '../../tools/kit-tools.factory.js';
 import { type RegisteredTool, type ToolCall } from '../../tools/registered-tool.js';
-import { jsonTextResult, kitToolResult } from '../../tools/tool-results.js';
+import { kitToolResult } from '../../tools/tool-results.js';
 import { type EventFeed } from './event-feed.js';
 
 /**
@@ -155,7 +155,7 @@ export class EventFeedTools {
   getEvents(args: GetEventsArgs): Promise<CallToolResult> {
     return kitToolResult(async () => {
       const limit = args.limit ?? DEFAULT_EVENTS_LIMIT;
-      return jsonTextResult(this.deps.feed.read(args.since ?? undefined, limit));
+      return kitJsonResult(this.deps.feed.read(args.since ?? undefined, limit));
     });
   }
 
@@ -166,10 +166,10 @@ export class EventFeedTools {
     annotations: { title: WAIT_TITLE, readOnlyHint: true, openWorldHint: false },
   })
   waitForEvent(args: WaitForEventArgs, _ctx: ToolCallContext, call: ToolCall): Promise<CallToolResult> {
-    return kitToolResult(async () => jsonTextResult(await this.wait(args, call)));
+    return kitToolResult(async () => kitJsonResult(await this.wait(args, call)));
   }
 
-  private async wait(args: WaitForEventArgs, call: ToolCall): Promise<unknown> {
+  private async wait(args: WaitForEventArgs, call: ToolCall): Promise<object> {
     const { deps } = this;
     const type = args.type ?? undefined;
     const taskId = args.task_id ?? undefined;

@@ -7,6 +7,11 @@ export const RUNNING_TASKS_URI = 'tasks://running';
 export const TASK_URI_TEMPLATE = 'tasks://{task_id}';
 
 const MIME = 'application/json';
+
+/** resources/list names at most this many running tasks (the newest); the template reads any task. */
+export const MAX_LISTED_RUNNING = 100;
+/** resources/list names at most this many finished tasks: the most recently created ones. */
+export const MAX_LISTED_FINISHED = 20;
 const SCHEME = 'tasks://';
 
 export function taskUri(taskId: string): string {
@@ -53,9 +58,13 @@ export class TaskResourceCatalog {
     private readonly stored?: TaskStoreBridge,
   ) {}
 
-  /** The resources/list entries: `tasks://running`, then one per task. */
+  /**
+   * The resources/list entries: `tasks://running`, then the running tasks and the recent finished
+   * ones (at most {@link MAX_LISTED_RUNNING} and {@link MAX_LISTED_FINISHED}, the newest, in creation
+   * order). Any task the server still knows reads through the `tasks://{task_id}` template.
+   */
   async list(scope?: string): Promise<TaskResourceEntry[]> {
-    const tasks = await this.tasks(scope);
+    const tasks = listed(await this.tasks(scope));
     return [
       {
         uri: RUNNING_TASKS_URI,
@@ -120,6 +129,14 @@ export class TaskResourceCatalog {
     if (scope === undefined || !this.stored?.active) return undefined;
     return (await this.stored.get(scope, taskId))?.task;
   }
+}
+
+/** The newest running and finished tasks, bounded, in creation order. */
+function listed(tasks: readonly TaskInfo[]): TaskInfo[] {
+  const running = tasks.filter((t) => t.state === 'running').slice(-MAX_LISTED_RUNNING);
+  const finished = tasks.filter((t) => t.state !== 'running').slice(-MAX_LISTED_FINISHED);
+  const chosen = new Set([...running, ...finished]);
+  return tasks.filter((t) => chosen.has(t));
 }
 
 /** The task id of `tasks://<task_id>` (one path-free segment, as the URI template matches). */

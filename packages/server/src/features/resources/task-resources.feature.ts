@@ -9,6 +9,7 @@ import { parseInteger } from '../feature-config.js';
 import { type TaskResourcesOptions } from './task-resources.options.js';
 import { RUNNING_TASKS_URI, TaskResourceCatalog, taskUri } from './task-resources.catalog.js';
 import { installLegacyTaskResources, legacyNotFound } from './task-resources.legacy.js';
+import { withTaskLinks } from './task-link.js';
 import { UpdateCoalescer } from './update-coalescer.js';
 
 /** Default minimum interval between two updates of one URI. */
@@ -130,7 +131,8 @@ export interface TaskResourcesExtension extends AppExtension {
 }
 
 /**
- * MCP resources `tasks://running` and `tasks://{task_id}` (TaskInfo JSON) with
+ * MCP resources `tasks://running` and `tasks://{task_id}` (TaskInfo JSON; a long-running tool's
+ * answer links its task's resource) with
  * `notifications/resources/updated` for subscribed clients, coalesced per URI
  * (`resourceUpdateIntervalMs`, default 250 ms).
  */
@@ -161,7 +163,7 @@ export function taskResourcesFeature(options: TaskResourcesOptions = {}): Featur
         sessionClosed: (session) => hub.drop(session),
         close: () => hub.close(),
       };
-      return { extension };
+      return { extension, filterTools: withTaskLinks };
     },
   };
 }
