@@ -256,6 +256,7 @@ describe('reconciliation tools (spec §3.3)', () => {
     const running = await startDrive(h, { distance_m: 2 });
     const done = await startDrive(h, { distance_m: 3 });
     const info = await h.json('get_task', { task_id: running });
+    // the spec's fields in order, then the event feed's cursor (an MCP answer's extra, docs/safety.md)
     expect(Object.keys(info)).toEqual([
       'task_id',
       'server',
@@ -268,6 +269,7 @@ describe('reconciliation tools (spec §3.3)', () => {
       'progress',
       'result',
       'failure',
+      'feed_cursor',
     ]);
     expect(info).toMatchObject({
       task_id: running,
@@ -309,9 +311,10 @@ describe('reconciliation tools (spec §3.3)', () => {
   it('round-trips get_task output through the core TaskInfo model', async () => {
     h = await connect(RoverServer);
     const taskId = await startDrive(h, { distance_m: 2, triggers: [{ type: 'eta_below', seconds: 1 }] });
-    const json = await h.json('get_task', { task_id: taskId });
+    const { feed_cursor: feedCursor, ...json } = await h.json('get_task', { task_id: taskId });
+    expect(feedCursor).toBe(0); // the MCP answer's extra, which the model ignores
     const { parseTaskInfo } = await import('@robot-mcp-kit/core');
-    const parsed = parseTaskInfo(json);
+    const parsed = parseTaskInfo({ ...json, feed_cursor: feedCursor });
     expect(parsed).toBeInstanceOf(TaskInfo);
     expect(JSON.parse(JSON.stringify(parsed))).toEqual(json);
   });

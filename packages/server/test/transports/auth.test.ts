@@ -84,13 +84,15 @@ describe('static bearer token (RMK_AUTH_TOKEN)', () => {
     const { client, transport } = await connect(url, TOKEN);
     const started = await start(client);
     const taskId = (started.structuredContent as { task_id: string }).task_id;
-    // the principal is kept by the server, not in the TaskInfo of the wire contract (spec §3 fields only)
+    // the principal is kept by the server, not in the TaskInfo of the wire contract (spec §3 fields,
+    // and the event feed's feed_cursor of the MCP answer)
     expect(app.owners.ofTask(taskId)).toBe('static-token');
     expect(Object.keys(started.structuredContent!).sort()).toEqual(
       [
         'created_at',
         'est_duration_s',
         'failure',
+        'feed_cursor',
         'progress',
         'result',
         'server',

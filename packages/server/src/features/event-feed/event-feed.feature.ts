@@ -5,6 +5,7 @@ import { checkBoolean, parseFlag, parseInteger } from '../feature-config.js';
 import { type EventFeedOptions } from './event-feed.options.js';
 import { EventFeed } from './event-feed.js';
 import { createEventFeedTools } from './event-feed.tools.js';
+import { withFeedCursor } from './feed-cursor.wrapper.js';
 
 /** Entries the feed keeps when neither `eventBuffer` nor `RMK_EVENT_BUFFER` says otherwise. */
 export const DEFAULT_EVENT_BUFFER = 500;
@@ -38,9 +39,17 @@ export function resolveEventFeedConfig(
   return { enabled, capacity };
 }
 
-/** The feed of one app and the per-session cursors recorded at task start. */
+/**
+ * How many tasks' start cursors the feed remembers (insertion order, oldest forgotten first): a
+ * task id and a number each, under 1 MB in all. A wait for a forgotten task starts at the oldest
+ * entry held.
+ */
+export const MAX_TASK_START_CURSORS = 10_000;
+
+/** The feed of one app, the per-session cursors recorded at task start, and each task's start. */
 class FeedState {
   readonly startCursors = new Map<string, number>();
+  private readonly taskStarts = new Map<string, number>();
   private readonly stops: (() => void)[] = [];
 
   constructor(
@@ -64,6 +73,10 @@ class FeedState {
   /** A task started (before any of its events): its session's cursor, and unknown trigger types. */
   private started(info: TaskInfo, sessionId: string | undefined, ctx: FeatureContext): void {
     if (sessionId !== undefined) this.startCursors.set(sessionId, this.feed.newest);
+    this.taskStarts.set(info.task_id, this.feed.newest);
+    if (this.taskStarts.size > MAX_TASK_START_CURSORS) {
+      this.taskStarts.delete(this.taskStarts.keys().next().value!);
+    }
     if (info.triggers.length === 0) return;
     const known = ctx.triggers.types();
     const unknown = [...new Set(info.triggers.map((t) => String(t.type)))].filter((t) => !known.includes(t));
@@ -76,6 +89,20 @@ class FeedState {
         info.created_at.getTime(),
       );
     }
+  }
+
+  /**
+   * The cursor right before `taskId`'s first entry (the feed's newest when it started): a wait for
+   * the task reads every entry of it from there. The oldest held when the task is not remembered.
+   */
+  taskStartCursor(taskId: string): number {
+    const start = this.taskStarts.get(taskId);
+    return start === undefined ? this.feed.oldest - 1 : start;
+  }
+
+  /** The task's start cursor, when the feed saw it start (for the TaskInfo a tool returns). */
+  knownTaskStart(taskId: string): number | undefined {
+    return this.taskStarts.get(taskId);
   }
 
   takeStartCursor(sessionId: string): number | undefined {
@@ -106,8 +133,11 @@ export function eventFeedOf(app: {
 /**
  * The event feed for agents without a callback URL: every event of the TaskManager's tasks (and
  * every cancellation) goes into a bounded ring (`RMK_EVENT_BUFFER`, default 500) read with `get_events`
- * and `wait_for_event`. A wait without `since` starts at the cursor recorded when this session last
- * started a task, so an event fired between the start and the wait is not missed.
+ * and `wait_for_event`. A wait for a task (`task_id`) without `since` starts right before that
+ * task's first entry, on every protocol and transport (a 2026-07-28 request is a session of its
+ * own); one without either starts at the cursor recorded when this session last started a task, so
+ * an event fired between the start and the wait is not missed. The TaskInfo of a long-running
+ * tool's answer and of get_task carries `feed_cursor`, the cursor to pass as `since`.
  */
 export function eventFeedFeature(options: EventFeedOptions = {}): Feature {
   return {
@@ -133,8 +163,14 @@ export function eventFeedFeature(options: EventFeedOptions = {}): Feature {
         clock: ctx.clock,
         triggerTypes: ctx.triggers.list().map((t) => t.type),
         takeStartCursor: (sessionId) => state.takeStartCursor(sessionId),
+        taskStartCursor: (taskId) => state.taskStartCursor(taskId),
       });
-      return { tools, extension };
+      return {
+        tools,
+        extension,
+        filterTools: (offered) =>
+          offered.map((tool) => withFeedCursor(tool, (taskId) => state.knownTaskStart(taskId))),
+      };
     },
   };
 }

@@ -92,8 +92,9 @@ export class WaitForEventArgs {
 
   @JSONSchema({
     description:
-      "Consider only entries after this cursor. Omit to start at the cursor of this session's last call " +
-      'that started a task (so events fired since then are not missed), or else at the newest entry.',
+      'Consider only entries after this cursor (feed_cursor of a TaskInfo, or the cursor a wait returned). ' +
+      "Omit to start before the first entry of task_id's task, or without task_id at this session's last " +
+      'call that started a task (so events fired since then are not missed), or else at the newest entry.',
   })
   @IsOptional()
   @IsInt()
@@ -111,6 +112,8 @@ export interface FeedToolsDeps {
   readonly triggerTypes: readonly string[];
   /** The cursor recorded when this session last started a task, consumed by the first wait after it. */
   takeStartCursor(sessionId: string): number | undefined;
+  /** The cursor right before the task's first entry: where a wait for it starts without `since`. */
+  taskStartCursor(taskId: string): number;
 }
 
 const SUFFIX =
@@ -174,7 +177,11 @@ export class EventFeedTools {
     const type = args.type ?? undefined;
     const taskId = args.task_id ?? undefined;
     this.checkWait(type, taskId);
-    const start = args.since ?? deps.takeStartCursor(call.session.id) ?? deps.feed.newest;
+    const start =
+      args.since ??
+      (taskId !== undefined
+        ? deps.taskStartCursor(taskId)
+        : (deps.takeStartCursor(call.session.id) ?? deps.feed.newest));
     const timeoutS = args.timeout_s ?? DEFAULT_WAIT_S;
     if (timeoutS > MAX_WAIT_S && call.extra._meta?.progressToken === undefined) {
       throw new ToolArgumentsError('wait_for_event', [
