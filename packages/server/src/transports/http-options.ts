@@ -40,7 +40,11 @@ export interface HttpSecurityOptions {
    * flight, no GET stream); 0 = never. Variable `RMK_SESSION_IDLE_S` (seconds), default 1800.
    */
   sessionIdleMs?: number;
-  /** At most this many concurrent sessions; more get HTTP 503. Variable `RMK_MAX_SESSIONS`, default 100. */
+  /**
+   * At most this many concurrent sessions: at the cap a new one replaces the longest-idle session
+   * (no request in flight, no open stream); HTTP 503 only when every session is busy. Variable
+   * `RMK_MAX_SESSIONS`, default 100.
+   */
   maxSessions?: number;
 }
 

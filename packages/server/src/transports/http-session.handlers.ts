@@ -37,22 +37,50 @@ export interface SessionDeps {
   readonly modern?: ModernLeg;
 }
 
-/** Refuses a new session over the cap: HTTP 503 + JSON-RPC error. Returns true when refused. */
-function overCap(deps: SessionDeps, pending: number, res: ServerResponse): boolean {
-  if (deps.sessions.size + pending < deps.maxSessions) return false;
-  deps.logger.warn('session cap reached; refusing a new session', { max_sessions: deps.maxSessions });
+/**
+ * Makes room for a new session. Below the cap: yes. At the cap: the longest-idle session (no request
+ * in flight, no open stream) is closed for it (logged; its tasks keep running, as when idle ones are
+ * reaped); only when every session is busy is the new one refused: HTTP 503 with `Retry-After` and
+ * a JSON-RPC error. Returns false when refused.
+ */
+function admit(deps: SessionDeps, pending: number, res: ServerResponse): boolean {
+  if (deps.sessions.size + pending < deps.maxSessions) return true;
+  for (let victim = deps.idle.longestIdle(); victim; victim = deps.idle.longestIdle()) {
+    const transport = deps.sessions.get(victim.sessionId);
+    deps.idle.forget(victim.sessionId);
+    if (!transport) continue;
+    deps.sessions.delete(victim.sessionId);
+    deps.logger.info(
+      'session cap reached; closing the longest-idle session for a new one (its tasks keep running)',
+      {
+        session: victim.sessionId,
+        idle_ms: victim.idleMs,
+        max_sessions: deps.maxSessions,
+      },
+    );
+    transport.close().catch((err: unknown) => {
+      deps.logger.warn('closing an evicted session failed', {
+        session: victim.sessionId,
+        error: String(err),
+      });
+    });
+    return true;
+  }
+  deps.logger.warn('session cap reached and every session is busy; refusing a new session', {
+    max_sessions: deps.maxSessions,
+  });
   res.setHeader('Retry-After', '30');
   sendJson(
     res,
     503,
     rpcError(
       -32000,
-      `Too many sessions: ${deps.maxSessions} are open (RMK_MAX_SESSIONS=${deps.maxSessions}); ` +
-        'close unused sessions (DELETE /mcp), wait for idle ones to be reaped (RMK_SESSION_IDLE_S), ' +
+      `Too many sessions: ${deps.maxSessions} are open (RMK_MAX_SESSIONS=${deps.maxSessions}) and every one ` +
+        'is busy (a request in flight or an open stream); retry later, close unused sessions (DELETE /mcp), ' +
         'or raise RMK_MAX_SESSIONS',
     ),
   );
-  return true;
+  return false;
 }
 
 /** The session a request names, if it exists and belongs to the request's principal. */
@@ -92,7 +120,7 @@ export function streamableHandler(deps: SessionDeps): Handler {
     if (!isInitializeRequest(body)) {
       return sendJson(res, 400, rpcError(-32000, 'Bad Request: no valid session id; send initialize first'));
     }
-    if (overCap(deps, pending, res)) return;
+    if (!admit(deps, pending, res)) return;
     pending += 1;
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -125,7 +153,7 @@ export function sseHandler(deps: SessionDeps): Handler {
   return async (req, res) => {
     const path = pathOf(req);
     if (req.method === 'GET' && path === '/sse') {
-      if (overCap(deps, 0, res)) return;
+      if (!admit(deps, 0, res)) return;
       const transport = new SSEServerTransport('/messages', res);
       deps.sessions.set(transport.sessionId, transport);
       deps.owners.bindSession(transport.sessionId, req.auth);

@@ -118,28 +118,12 @@ describe('streamable-HTTP sessions', () => {
     await until(() => listener.sessionCount === 0);
   });
 
-  it('caps concurrent sessions (RMK_MAX_SESSIONS): 503 + JSON-RPC error above it; reaped ones free places', async () => {
+  it('caps concurrent sessions (RMK_MAX_SESSIONS): idle ones make room for new ones; reaped ones free places', async () => {
     const { listener, clock } = await serve({ env: { RMK_MAX_SESSIONS: '5', RMK_SESSION_IDLE_S: '60' } });
-    const opened: number[] = [];
-    let refused:
-      | { status: number; body: { error?: { code: number; message: string } }; retry: string | null }
-      | undefined;
-    for (let i = 0; i < 8; i += 1) {
-      const res = await initializeOnly(listener.url);
-      if (res.status === 200) opened.push(i);
-      else
-        refused ??= {
-          status: res.status,
-          body: (await res.json()) as never,
-          retry: res.headers.get('retry-after'),
-        };
-    }
-    expect(opened).toEqual([0, 1, 2, 3, 4]);
+    // at the cap, the longest-idle session is closed for the new one (the 503 when every session is
+    // busy: transports/session-eviction.test.ts)
+    for (let i = 0; i < 8; i += 1) expect((await initializeOnly(listener.url)).status).toBe(200);
     expect(listener.sessionCount).toBe(5);
-    expect(refused?.status).toBe(503);
-    expect(refused?.retry).toBe('30');
-    expect(refused?.body.error?.code).toBe(-32000);
-    expect(refused?.body.error?.message).toMatch(/Too many sessions: 5 are open \(RMK_MAX_SESSIONS=5\)/);
     // the abandoned initialize-only sessions are reaped after the idle time
     await until(() => clock.pending >= 5);
     await clock.advance(60_000);
