@@ -39,8 +39,11 @@ describe('createBrokerEventTransport (RVC_CALLBACK_URL query parameters)', () =>
       /unknown query parameter "stream" for mqtt; use topic_prefix, client_id/,
     ],
     ['nats://127.0.0.1:4222?max_age_s=soon', /max_age_s must be a positive whole number of seconds/],
-    ['nats://127.0.0.1:4222?retention=forever', /stream\.retention: must be limits, interest or workqueue/],
-    ['http://127.0.0.1:1883', /scheme http is not a broker/],
+    [
+      'nats://127.0.0.1:4222?retention=forever',
+      /retention must be limits, interest or workqueue; got "forever"/,
+    ],
+    ['http://127.0.0.1:1883', /must use mqtt, mqtts or nats, not http/],
   ])('refuses %s with the fix', (url, message) => {
     expect(() => createBrokerEventTransport({ ...base, url })).toThrow(message);
   });

@@ -1,4 +1,4 @@
-import { checkSigningOptions, ConfigError } from '@robot-mcp-kit/core';
+import { checkSigningOptions, ConfigError, urlOrigin } from '@robot-mcp-kit/core';
 
 /** TLS material for `mqtts://` and TLS NATS servers (PEM text). */
 export interface BrokerTlsOptions {
@@ -56,5 +56,5 @@ export function checkPrefix(prefix: string, name: string, separator: '/' | '.'):
 
 /** The URL without credentials, query or fragment, safe to log. */
 export function describeBrokerUrl(url: URL): string {
-  return `${url.protocol}//${url.host}`;
+  return urlOrigin(url);
 }

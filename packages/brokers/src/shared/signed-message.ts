@@ -1,4 +1,4 @@
-import { type Clock, type EventDelivery, signatureHeader } from '@robot-mcp-kit/core';
+import { type Clock, type EventDelivery, redactUrlCredentials, signatureHeader } from '@robot-mcp-kit/core';
 
 /**
  * The metadata every broker message carries, under the HTTP header names of spec §3.1 (MQTT 5
@@ -51,11 +51,11 @@ export function nameToken(value: string): string {
   return encoded === '' ? '_' : encoded;
 }
 
-/** A short text of an unknown error, for logs and `ok: false` outcomes. */
+/** A short text of an unknown error, for logs and `ok: false` outcomes; URL credentials redacted. */
 export function errorText(err: unknown): string {
   const e = err as { code?: unknown; message?: unknown };
   if (typeof e?.message === 'string' && e.message !== '') {
-    return typeof e.code === 'string' ? `${e.code}: ${e.message}` : e.message;
+    return redactUrlCredentials(typeof e.code === 'string' ? `${e.code}: ${e.message}` : e.message);
   }
-  return String(err);
+  return redactUrlCredentials(String(err));
 }

@@ -13,15 +13,21 @@ import { errorText } from '../shared/signed-message.js';
 import {
   ensureStream,
   type JetStreamStreamOptions,
+  type ResolvedStream,
   resolveStream,
+  streamWithUrl,
 } from '../transports/jetstream-stream.config.js';
+import { fromCodeOrUrl, natsUrlOptions } from '../shared/broker-url.js';
 import { connectNats, parseNatsUrl } from '../transports/nats-connection.js';
 import { type EventIntake, lowerCaseHeaders, offerMessage } from './event-intake.js';
 import { type SourceStats } from './mqtt-event.source.js';
 
 /** Options of {@link JetStreamEventSource}. */
 export interface JetStreamEventSourceOptions {
-  /** `nats://host:4222`. */
+  /**
+   * `nats://host:4222`; `?subject_prefix=&stream=&retention=&max_age_s=` set the options of those
+   * names (the robots' `RVC_CALLBACK_URL` can be copied as it is).
+   */
   url: string;
   /** The receiver (`createEventReceiver(...)`) whose pipeline judges every message. */
   receiver: EventIntake;
@@ -52,6 +58,7 @@ export class JetStreamEventSource {
   private readonly url: URL;
   private readonly options: JetStreamEventSourceOptions;
   private readonly prefix: string;
+  private readonly stream: ResolvedStream;
   private readonly logger: Logger;
   private readonly abort = new AbortController();
   private readonly counts: SourceStats = { acked: 0, rejected: 0, reoffered: 0 };
@@ -73,7 +80,15 @@ export class JetStreamEventSource {
         'must be 1-64 letters, digits, "-" or "_", stable across restarts (e.g. "chat-app")',
       );
     }
-    this.prefix = checkPrefix(options.subjectPrefix ?? 'rmk', 'subjectPrefix', '.');
+    const fromUrl = natsUrlOptions(this.url, 'url');
+    const prefix = fromCodeOrUrl(
+      options.subjectPrefix,
+      fromUrl.subjectPrefix,
+      'subjectPrefix',
+      'subject_prefix',
+    );
+    this.prefix = checkPrefix(prefix ?? 'rmk', 'subjectPrefix', '.');
+    this.stream = resolveStream(streamWithUrl(options.stream, fromUrl), this.prefix);
     this.options = options;
     this.logger = (options.logger ?? silentLogger).child({
       source: `nats://${this.url.host}`,
@@ -89,8 +104,8 @@ export class JetStreamEventSource {
   async start(): Promise<void> {
     const connectTimeoutMs = positiveMs(this.options.connectTimeoutMs, 5_000, 'connectTimeoutMs');
     const ackWaitMs = positiveMs(this.options.ackWaitMs, 30_000, 'ackWaitMs');
-    const stream = resolveStream(this.options.stream, this.prefix);
-    const nc = await connectNats(this.url, this.options, connectTimeoutMs, this.logger);
+    const stream = this.stream;
+    const nc = await connectNats(this.url, this.options, connectTimeoutMs, this.logger, 'url');
     try {
       const jsm = await jetstreamManager(nc, { timeout: connectTimeoutMs });
       await ensureStream(jsm, stream);

@@ -7,12 +7,13 @@ import {
   positiveMs,
 } from '../shared/broker-options.js';
 import { errorText } from '../shared/signed-message.js';
+import { connectUrl, fromCodeOrUrl, mqttUrlOptions } from '../shared/broker-url.js';
 import { parseMqttUrl, waitForConnect } from '../transports/mqtt-event.transport.js';
 import { type EventIntake, lowerCaseHeaders, offerMessage } from './event-intake.js';
 
 /** Options of {@link MqttEventSource}. */
 export interface MqttEventSourceOptions {
-  /** `mqtt://host:1883` or `mqtts://host:8883`. */
+  /** `mqtt://host:1883` or `mqtts://host:8883`; `?topic_prefix=&client_id=` set those options. */
   url: string;
   /** The receiver (`createEventReceiver(...)`) whose pipeline judges every message. */
   receiver: EventIntake;
@@ -56,6 +57,7 @@ export class MqttEventSource {
   private readonly url: URL;
   private readonly options: MqttEventSourceOptions;
   private readonly topic: string;
+  private readonly clientId: string;
   private readonly logger: Logger;
   private readonly abort = new AbortController();
   private client: MqttClient | undefined;
@@ -69,13 +71,22 @@ export class MqttEventSource {
         'must be an EventReceiver (createEventReceiver from @robot-mcp-kit/receiver)',
       );
     }
-    if (typeof options.clientId !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(options.clientId)) {
+    const fromUrl = mqttUrlOptions(this.url, 'url');
+    const clientId = fromCodeOrUrl(options.clientId, fromUrl.clientId, 'clientId', 'client_id');
+    if (typeof clientId !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(clientId)) {
       throw new ConfigError(
         'clientId',
         'must be 1-64 letters, digits, "-" or "_", stable across restarts (e.g. "app-1")',
       );
     }
-    const prefix = checkPrefix(options.topicPrefix ?? 'rmk', 'topicPrefix', '/');
+    this.clientId = clientId;
+    const topicPrefix = fromCodeOrUrl(
+      options.topicPrefix,
+      fromUrl.topicPrefix,
+      'topicPrefix',
+      'topic_prefix',
+    );
+    const prefix = checkPrefix(topicPrefix ?? 'rmk', 'topicPrefix', '/');
     const group = options.group === undefined ? undefined : checkPrefix(options.group, 'group', '.');
     this.topic = group === undefined ? `${prefix}/#` : `$share/${group}/${prefix}/#`;
     this.options = options;
@@ -92,7 +103,7 @@ export class MqttEventSource {
   /** Connects and subscribes. @throws ConfigError with the fix when the broker cannot be reached. */
   async start(): Promise<void> {
     const connectTimeoutMs = positiveMs(this.options.connectTimeoutMs, 5_000, 'connectTimeoutMs');
-    const client = mqtt.connect(this.url.href, this.clientOptions(connectTimeoutMs));
+    const client = mqtt.connect(connectUrl(this.url), this.clientOptions(connectTimeoutMs));
     client.handleMessage = (packet, callback) => {
       this.handle(packet, callback).catch((err: unknown) => {
         this.logger.error('MQTT message handling failed; left unacknowledged', { error: errorText(err) });
@@ -157,7 +168,7 @@ export class MqttEventSource {
     const { options, url } = this;
     return {
       protocolVersion: 5,
-      clientId: options.clientId,
+      clientId: this.clientId,
       clean: false,
       properties: { sessionExpiryInterval: options.sessionExpiryS ?? 86_400 },
       reconnectPeriod: 1_000,

@@ -25,12 +25,17 @@ import {
   type JetStreamStreamOptions,
   type ResolvedStream,
   resolveStream,
+  streamWithUrl,
 } from './jetstream-stream.config.js';
+import { fromCodeOrUrl, natsUrlOptions } from '../shared/broker-url.js';
 import { connectNats, parseNatsUrl } from './nats-connection.js';
 
 /** Options of {@link JetStreamEventTransport}. */
 export interface JetStreamEventTransportOptions extends BrokerCommonOptions {
-  /** `nats://host:4222` (`tls://` for TLS); user info in the URL is used as credentials. */
+  /**
+   * `nats://host:4222` (`tls://` for TLS); user info in the URL is used as credentials, and
+   * `?subject_prefix=&stream=&retention=&max_age_s=` as the options of those names.
+   */
   url: string;
   /** First subject tokens (default `rmk`): subjects are `<prefix>.<server>.<task_id>.<type>`. */
   subjectPrefix?: string;
@@ -67,8 +72,15 @@ export class JetStreamEventTransport implements EventTransport {
     checkCommon(options);
     this.url = parseNatsUrl(options.url, 'url');
     this.options = options;
-    this.prefix = checkPrefix(options.subjectPrefix ?? 'rmk', 'subjectPrefix', '.');
-    this.stream = resolveStream(options.stream, this.prefix);
+    const fromUrl = natsUrlOptions(this.url, 'url');
+    const prefix = fromCodeOrUrl(
+      options.subjectPrefix,
+      fromUrl.subjectPrefix,
+      'subjectPrefix',
+      'subject_prefix',
+    );
+    this.prefix = checkPrefix(prefix ?? 'rmk', 'subjectPrefix', '.');
+    this.stream = resolveStream(streamWithUrl(options.stream, fromUrl), this.prefix);
     this.timeoutMs = positiveMs(options.timeoutMs, 10_000, 'timeoutMs');
     this.connectTimeoutMs = positiveMs(options.connectTimeoutMs, 5_000, 'connectTimeoutMs');
     this.clock = options.clock ?? systemClock;

@@ -7,6 +7,7 @@ import {
   type StreamConfig,
 } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
+import { fromCodeOrUrl, type NatsUrlOptions } from '../shared/broker-url.js';
 
 /** The JetStream stream the events are stored in; created (file-backed) when missing. */
 export interface JetStreamStreamOptions {
@@ -38,6 +39,25 @@ const RETENTION: Record<string, RetentionPolicy> = {
   interest: RetentionPolicy.Interest,
   workqueue: RetentionPolicy.Workqueue,
 };
+
+/**
+ * The stream options given in code merged with those of the URL (`stream`, `retention`,
+ * `max_age_s`). @throws ConfigError when both set one differently.
+ */
+export function streamWithUrl(
+  code: JetStreamStreamOptions = {},
+  url: NatsUrlOptions,
+): JetStreamStreamOptions {
+  const name = fromCodeOrUrl(code.name, url.stream, 'stream.name', 'stream');
+  const retention = fromCodeOrUrl(code.retention, url.retention, 'stream.retention', 'retention');
+  const maxAgeS = fromCodeOrUrl(code.maxAgeS, url.maxAgeS, 'stream.maxAgeS', 'max_age_s');
+  return {
+    ...code,
+    ...(name !== undefined ? { name } : {}),
+    ...(retention !== undefined ? { retention } : {}),
+    ...(maxAgeS !== undefined ? { maxAgeS } : {}),
+  };
+}
 
 /** Applies the defaults. @throws ConfigError naming the bad option. */
 export function resolveStream(options: JetStreamStreamOptions = {}, subjectPrefix: string): ResolvedStream {

@@ -18,6 +18,7 @@ import {
 } from '../shared/broker-options.js';
 import { EVENT_CONTENT_TYPE, errorText, nameToken, signMessage } from '../shared/signed-message.js';
 import { ConnectOnce } from '../shared/connect-once.js';
+import { connectUrl, fromCodeOrUrl, mqttUrlOptions, parseBrokerUrl } from '../shared/broker-url.js';
 import { withTimeout } from '../shared/timeout.js';
 
 /** Options of {@link MqttEventTransport}. */
@@ -26,7 +27,7 @@ export interface MqttEventTransportOptions extends BrokerCommonOptions {
   url: string;
   /** First topic levels (default `rmk`): topics are `<prefix>/<server>/<task_id>/<type>`. */
   topicPrefix?: string;
-  /** Default `rmk-<server>-<random>`. */
+  /** Default `rmk-<server>-<random>`, new for each process. */
   clientId?: string;
   /** MQTT 5 message expiry in seconds: the poster's retry cap (default 600). */
   messageExpiryS?: number;
@@ -45,6 +46,7 @@ export class MqttEventTransport implements EventTransport {
   private readonly url: URL;
   private readonly options: MqttEventTransportOptions;
   private readonly prefix: string;
+  private readonly clientId: string | undefined;
   private readonly timeoutMs: number;
   private readonly connectTimeoutMs: number;
   private readonly expiryS: number;
@@ -58,7 +60,10 @@ export class MqttEventTransport implements EventTransport {
     checkCommon(options);
     this.url = parseMqttUrl(options.url, 'url');
     this.options = options;
-    this.prefix = checkPrefix(options.topicPrefix ?? 'rmk', 'topicPrefix', '/');
+    const fromUrl = mqttUrlOptions(this.url, 'url');
+    const prefix = fromCodeOrUrl(options.topicPrefix, fromUrl.topicPrefix, 'topicPrefix', 'topic_prefix');
+    this.prefix = checkPrefix(prefix ?? 'rmk', 'topicPrefix', '/');
+    this.clientId = fromCodeOrUrl(options.clientId, fromUrl.clientId, 'clientId', 'client_id');
     this.timeoutMs = positiveMs(options.timeoutMs, 10_000, 'timeoutMs');
     this.connectTimeoutMs = positiveMs(options.connectTimeoutMs, 5_000, 'connectTimeoutMs');
     const expiryS = options.messageExpiryS ?? 600;
@@ -131,7 +136,7 @@ export class MqttEventTransport implements EventTransport {
   }
 
   private async connect(): Promise<void> {
-    const client = mqtt.connect(this.url.href, this.clientOptions());
+    const client = mqtt.connect(connectUrl(this.url), this.clientOptions());
     client.on('error', (err) => this.logger.warn('MQTT client error', { error: errorText(err) }));
     client.on('offline', () => this.logger.warn('MQTT broker unreachable; reconnecting'));
     client.on('connect', () => this.logger.info('MQTT broker connected'));
@@ -154,7 +159,7 @@ export class MqttEventTransport implements EventTransport {
     const random = Math.random().toString(16).slice(2, 10);
     return {
       protocolVersion: 5,
-      clientId: options.clientId ?? `rmk-${options.serverName}-${random}`,
+      clientId: this.clientId ?? `rmk-${options.serverName}-${random}`,
       clean: true,
       reconnectPeriod: 1_000,
       connectTimeout: this.connectTimeoutMs,
@@ -185,18 +190,5 @@ export function waitForConnect(client: MqttClient, timeoutMs: number): Promise<v
 /** @throws ConfigError naming `variable` unless `value` is an mqtt:// or mqtts:// URL. */
 export function parseMqttUrl(value: unknown, variable: string): URL {
   const example = 'e.g. mqtt://127.0.0.1:1883 or mqtts://broker.local:8883';
-  let url: URL;
-  try {
-    url = new URL(String(value).trim());
-  } catch {
-    throw new ConfigError(variable, `is not a valid URL (${JSON.stringify(value)}); ${example}`);
-  }
-  if (url.protocol !== 'mqtt:' && url.protocol !== 'mqtts:') {
-    throw new ConfigError(
-      variable,
-      `must use mqtt or mqtts, not ${url.protocol.replace(':', '')}; ${example}`,
-    );
-  }
-  if (url.hostname === '') throw new ConfigError(variable, `needs a host; ${example}`);
-  return url;
+  return parseBrokerUrl(value, variable, ['mqtt:', 'mqtts:'], example);
 }

@@ -2,32 +2,23 @@ import { ConfigError, type Logger } from '@robot-mcp-kit/core';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { type BrokerCommonOptions } from '../shared/broker-options.js';
 import { errorText } from '../shared/signed-message.js';
+import { parseBrokerUrl } from '../shared/broker-url.js';
 
 /** @throws ConfigError naming `variable` unless `value` is a nats:// or tls:// URL. */
 export function parseNatsUrl(value: unknown, variable: string): URL {
-  const example = 'e.g. nats://127.0.0.1:4222';
-  let url: URL;
-  try {
-    url = new URL(String(value).trim());
-  } catch {
-    throw new ConfigError(variable, `is not a valid URL (${JSON.stringify(value)}); ${example}`);
-  }
-  if (url.protocol !== 'nats:' && url.protocol !== 'tls:') {
-    throw new ConfigError(variable, `must use nats or tls, not ${url.protocol.replace(':', '')}; ${example}`);
-  }
-  if (url.hostname === '') throw new ConfigError(variable, `needs a host; ${example}`);
-  return url;
+  return parseBrokerUrl(value, variable, ['nats:', 'tls:'], 'e.g. nats://127.0.0.1:4222');
 }
 
 /**
  * Connects once (failing after `timeoutMs` with the fix), then reconnects forever in the
- * background. Status changes are logged.
+ * background. Status changes are logged. @throws ConfigError naming `variable` with the fix.
  */
 export async function connectNats(
   url: URL,
   options: Pick<BrokerCommonOptions, 'username' | 'password' | 'tls'> & { name?: string },
   timeoutMs: number,
   logger: Logger,
+  variable = 'RVC_CALLBACK_URL',
 ): Promise<NatsConnection> {
   const user = options.username ?? (url.username ? decodeURIComponent(url.username) : undefined);
   const pass = options.password ?? (url.password ? decodeURIComponent(url.password) : undefined);
@@ -45,7 +36,7 @@ export async function connectNats(
     });
   } catch (err) {
     throw new ConfigError(
-      'RVC_CALLBACK_URL',
+      variable,
       `cannot connect to NATS at ${url.host} (${errorText(err)}); start nats-server with JetStream (-js), ` +
         'or fix the host, port, credentials or TLS settings',
     );
