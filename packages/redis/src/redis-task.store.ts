@@ -16,7 +16,9 @@ import { TaskStoreKeys } from './task-store.keys.js';
 /**
  * Writes a task, its scope index entry and its owner's running set in one step; never turns a
  * finished task back into a running one (a late write of a slow owner after a survivor failed it).
- * KEYS: task, scope, owned. ARGV: json, expiry ms (0: none), state, created ms, task id.
+ * The task id's reservation lives as long as the task: no expiry while it runs, the task's own once
+ * it ended. KEYS: task, scope, owned, id reservation. ARGV: json, expiry ms (0: none), state,
+ * created ms, task id, owner.
  */
 const PUT_SCRIPT = `
 local cur = redis.call('GET', KEYS[1])
@@ -24,7 +26,13 @@ if cur and ARGV[3] == 'running' then
   local ok, old = pcall(cjson.decode, cur)
   if ok and old.task and old.task.state ~= 'running' then return 0 end
 end
-if ARGV[2] == '0' then redis.call('SET', KEYS[1], ARGV[1]) else redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end
+if ARGV[2] == '0' then
+  redis.call('SET', KEYS[1], ARGV[1])
+  redis.call('SET', KEYS[4], ARGV[6])
+else
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  redis.call('SET', KEYS[4], ARGV[6], 'PX', ARGV[2])
+end
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
 if ARGV[3] == 'running' then redis.call('SADD', KEYS[3], ARGV[5]) else redis.call('SREM', KEYS[3], ARGV[5]) end
 return 1`;
@@ -114,17 +122,37 @@ export class RedisTaskStore implements TaskStore {
     const finished = task.state !== 'running';
     await this.round('write a task', () =>
       this.client.eval(PUT_SCRIPT, {
-        keys: [this.keys.task(task.task_id), this.keys.scope(entry.scope), this.keys.owned(entry.owner)],
+        keys: [
+          this.keys.task(task.task_id),
+          this.keys.scope(entry.scope),
+          this.keys.owned(entry.owner),
+          this.keys.taskId(task.task_id),
+        ],
         arguments: [
           JSON.stringify(entry),
           finished ? String(this.options.finishedTtlMs) : '0',
           task.state,
           String(Date.parse(task.created_at)),
           task.task_id,
+          entry.owner,
         ],
       }),
     );
     this.counts.puts += 1;
+  }
+
+  /**
+   * `SET id:<taskId> NX` for the finished-task retention (the first write of the task keeps it for
+   * as long as the task is kept): true for exactly one replica.
+   */
+  async reserveId(taskId: string): Promise<boolean> {
+    const reply = await this.round('reserve a task id', () =>
+      this.client.set(this.keys.taskId(taskId), this.replicaId, {
+        condition: 'NX',
+        expiration: { type: 'PX', value: this.options.finishedTtlMs },
+      }),
+    );
+    return reply === 'OK';
   }
 
   async putAlias(alias: string, taskId: string, ttlMs: number): Promise<void> {

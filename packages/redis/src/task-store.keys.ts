@@ -7,6 +7,14 @@ export class TaskStoreKeys {
     return `${this.prefix}task:${taskId}`;
   }
 
+  /**
+   * STRING: the replica that reserved a task id (`SET NX`); kept as long as the task is (no expiry
+   * while it runs, the finished-task retention once it ended).
+   */
+  taskId(taskId: string): string {
+    return `${this.prefix}id:${taskId}`;
+  }
+
   /** ZSET: the task ids of a scope, scored by creation time (the list_tasks index). */
   scope(scope: string): string {
     return `${this.prefix}scope:${scope}`;

@@ -4,6 +4,7 @@ import { silentLogger, type Logger } from '../logging/logger.js';
 import { type EventSink } from '../events/event.types.js';
 import { TriggerRegistry } from '../triggers/trigger.registry.js';
 import { describeValue } from './task-json.util.js';
+import { randomHex6 } from './task-id.js';
 
 /** Options of {@link TaskManager}. */
 export interface TaskManagerOptions {
@@ -27,6 +28,12 @@ export interface TaskManagerOptions {
   cancelReplyMs?: number;
   clock?: Clock;
   logger?: Logger;
+  /**
+   * The id generator port: 6 lowercase hex digits per call, the random part of a task id
+   * (`<prefix>-<6 hex>`). Default: a keyed counter (no repeat within a process for 2^24 ids).
+   * Tests inject a fake one to force clashes (e.g. two replicas drawing the same ids).
+   */
+  taskIdRandom?: () => string;
 }
 
 /** {@link TaskManagerOptions} with defaults applied and checked. */
@@ -39,6 +46,7 @@ export interface ResolvedTaskManagerOptions {
   cancelReplyMs: number;
   clock: Clock;
   logger: Logger;
+  taskIdRandom: () => string;
 }
 
 /** The default sink: discards events (a manager with nowhere to push still answers get/list). */
@@ -66,6 +74,7 @@ export function resolveTaskManagerOptions(options: TaskManagerOptions): Resolved
     cancelReplyMs = 250,
     clock = systemClock,
     logger = silentLogger,
+    taskIdRandom = randomHex6,
   } = options;
   if (typeof serverName !== 'string' || serverName.trim().length === 0) {
     throw new ConfigError(
@@ -95,6 +104,12 @@ export function resolveTaskManagerOptions(options: TaskManagerOptions): Resolved
     ['error', 'warn', 'info', 'debug'],
     'a Logger { error, warn, info, debug }',
   );
+  if (typeof taskIdRandom !== 'function') {
+    throw new ConfigError(
+      'taskIdRandom',
+      `expected a function returning 6 lowercase hex digits (or leave it out), got ${describeValue(taskIdRandom)}`,
+    );
+  }
   return {
     serverName,
     poster,
@@ -104,6 +119,7 @@ export function resolveTaskManagerOptions(options: TaskManagerOptions): Resolved
     cancelReplyMs,
     clock,
     logger,
+    taskIdRandom,
   };
 }
 

@@ -35,6 +35,7 @@ export class TaskManager implements TaskHost {
   private readonly cancelGraceMs: number;
   private readonly cancelReplyMs: number;
   private readonly idPrefix: string;
+  private readonly idRandom: () => string;
   private readonly lifecycle: TaskLifecycle;
   private controlView: TaskControl | undefined;
   private closing: Promise<void> | undefined;
@@ -56,6 +57,16 @@ export class TaskManager implements TaskHost {
       maxFinishedRetained: resolved.maxFinishedRetained,
     });
     this.idPrefix = taskIdPrefix(this.serverName);
+    this.idRandom = resolved.taskIdRandom;
+  }
+
+  /**
+   * A new task id `<prefix>-<6 hex>` that no task of this manager has, for a caller that reserves it
+   * (in a shared task store) before it passes it to {@link start} as `taskId`.
+   */
+  newTaskId(): string {
+    const { tasks } = this.lifecycle;
+    return newTaskId(this.idPrefix, (candidate) => tasks.has(candidate), this.idRandom);
   }
 
   /**
@@ -80,13 +91,13 @@ export class TaskManager implements TaskHost {
    */
   start(tool: string, body: TaskBody, options: StartTaskOptions = {}): TaskInfo {
     if (this.closing) throw new TaskManagerClosedError(this.serverName);
-    const { triggers, estDurationS, origin } = options ?? {};
+    const { triggers, estDurationS, origin, taskId } = options ?? {};
     const estimate = checkStartArguments(tool, body, estDurationS);
     const frozenOrigin = freezeOrigin(origin);
     const valid = validateTriggers(triggers, this.registry);
     const copies = valid.map((t) => deepFreeze(structuredClone(t)) as Trigger);
     const { lifecycle } = this;
-    const id = newTaskId(this.idPrefix, (candidate) => lifecycle.tasks.has(candidate));
+    const id = taskId === undefined ? this.newTaskId() : this.givenId(taskId);
     const record = new TaskRecord(id, this.serverName, tool, copies, estimate, this.clock.now());
     const ctx = new ManagedTaskContext(this, lifecycle, record);
     // One async call (no promise chain, no closures): the body starts on a later microtask.
@@ -95,6 +106,23 @@ export class TaskManager implements TaskHost {
     const info = record.snapshot(); // one snapshot: the `started` observers' and the caller's
     lifecycle.started(record, frozenOrigin, info);
     return info;
+  }
+
+  /** @throws TypeError when a given `taskId` is not `<prefix>-<6 hex>` of this server or is known. */
+  private givenId(taskId: string): string {
+    const shape = `${this.idPrefix}-`;
+    if (
+      typeof taskId !== 'string' ||
+      !taskId.startsWith(shape) ||
+      !/^[0-9a-f]{6}$/.test(taskId.slice(shape.length))
+    ) {
+      throw new TypeError(
+        `taskId: expected "${shape}" and 6 lowercase hex digits (from newTaskId()), got ${JSON.stringify(taskId)}`,
+      );
+    }
+    if (this.lifecycle.tasks.has(taskId))
+      throw new TypeError(`taskId: ${taskId} is already a task of this manager`);
+    return taskId;
   }
 
   /** A snapshot of the task, or undefined if unknown (never started here, or evicted). */

@@ -35,6 +35,12 @@ export type CancelRequestListener = (taskId: string) => void;
 export interface TaskStore {
   /** The id of this replica: the `owner` of the tasks it puts. */
   readonly replicaId: string;
+  /**
+   * Reserves a new task id across every replica (atomically: true for exactly one caller) for as
+   * long as the store keeps the task; false when the id is taken. A store without it (one process)
+   * leaves ids to the TaskManager.
+   */
+  reserveId?(taskId: string): Promise<boolean>;
   /** Creates or replaces a task; a finished one expires after the store's retention. */
   put(entry: StoredTask): Promise<void>;
   /** The task in `scope`, or undefined (unknown, expired, or of another scope). */

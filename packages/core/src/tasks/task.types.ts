@@ -58,6 +58,11 @@ export interface StartTaskOptions {
   estDurationS?: number | null;
   /** Who started the task; observers read it on the `started` change. */
   origin?: TaskOrigin | null;
+  /**
+   * The task's id, drawn with {@link TaskManager.newTaskId} and reserved elsewhere first (a shared
+   * task store, so that no other replica hands it out). Default: a new id drawn now.
+   */
+  taskId?: string;
 }
 
 /** A change to a task, for observers (native MCP tasks, resources, event feeds). */

@@ -55,8 +55,13 @@ export interface BootstrapOptions<T extends object = object> extends BuiltinFeat
   eventTransport?: EventTransport;
   /** Poster tuning (queue size, delivery lanes). */
   poster?: { maxQueue?: number; lanes?: number; maxInFlight?: number };
-  /** TaskManager tuning. */
-  tasks?: { maxFinishedRetained?: number; cancelGraceMs?: number; cancelReplyMs?: number };
+  /** TaskManager tuning (`taskIdRandom`: its id generator port, e.g. a fake forcing clashes in tests). */
+  tasks?: {
+    maxFinishedRetained?: number;
+    cancelGraceMs?: number;
+    cancelReplyMs?: number;
+    taskIdRandom?: () => string;
+  };
   /** Transport overrides; default from `MCP_TRANSPORT`, `MCP_HOST`, `MCP_PORT`. */
   transport?: Partial<TransportConfig>;
   /** Bearer-token authentication of the HTTP transports with your own verifier (wins over `RMK_AUTH_TOKEN`). */

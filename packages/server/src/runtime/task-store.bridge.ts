@@ -4,6 +4,7 @@ import {
   type JsonObject,
   type Logger,
   parseTaskInfo,
+  RobotMcpKitError,
   type StoredTask,
   type TaskChange,
   TaskEvent,
@@ -22,6 +23,8 @@ const MAX_RETRY_MS = 5000;
 const CLOSE_FLUSH_MS = 3000;
 /** How long a start waits for its task to be stored before it answers anyway (store outage). */
 const START_WRITE_WAIT_MS = 5000;
+/** Ids drawn for one start before it gives up (each taken by another replica). */
+const MAX_ID_ATTEMPTS = 100;
 
 /** The newest state of one task still to be written, and whether a write is under way. */
 interface PendingWrite {
@@ -54,6 +57,7 @@ export class TaskStoreBridge {
   private readonly seqs = new Map<string, number>();
   private readonly stops: (() => void)[] = [];
   private failedWrites = 0;
+  private clashes = 0;
   /** The scope (principal) of a session, for reads (list/get); the app binds it to its task owners. */
   scopeOfSession: (sessionId: string) => string = () => ANONYMOUS_SCOPE;
 
@@ -69,6 +73,11 @@ export class TaskStoreBridge {
     return this.failedWrites;
   }
 
+  /** Task ids drawn here that another replica had reserved already (each drawn again). */
+  get idClashes(): number {
+    return this.clashes;
+  }
+
   /** Connects the store and starts feeding it; cancel requests of other replicas cancel local tasks. */
   async start(): Promise<void> {
     if (this.store) return;
@@ -81,6 +90,7 @@ export class TaskStoreBridge {
       store.onLostTask((failed) => this.postLost(failed)),
     );
     starter.setStartBarrier((info) => this.startWritten(info.task_id));
+    if (store.reserveId) starter.setIdReserver(() => this.reserveId());
     this.parts.logger.info('task store connected', { replica: store.replicaId });
   }
 
@@ -120,6 +130,40 @@ export class TaskStoreBridge {
         task_id: taskId,
       });
     }
+  }
+
+  /**
+   * A new task id reserved in the store (ids are unique across replicas for as long as the store
+   * keeps the task): drawn from the TaskManager, drawn again while another replica has it. Under a
+   * store outage the id is used unreserved (logged; its start write is retried as usual).
+   * @throws RobotMcpKitError TASK_ID_EXHAUSTED after {@link MAX_ID_ATTEMPTS} clashes in a row
+   */
+  private async reserveId(): Promise<string> {
+    const { taskManager, logger } = this.parts;
+    for (let attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt += 1) {
+      const id = taskManager.newTaskId();
+      const store = this.store;
+      if (!store?.reserveId) return id;
+      try {
+        if (await store.reserveId(id)) return id;
+      } catch (error) {
+        this.failedWrites += 1;
+        logger.warn('task store unreachable: a task id is used without its reservation', {
+          task_id: id,
+          error: error instanceof Error ? error.message : String(error),
+        });
+        return id;
+      }
+      this.clashes += 1;
+      logger.debug('task id taken by another replica; drawing another', {
+        task_id: id,
+        clashes: this.clashes,
+      });
+    }
+    throw new RobotMcpKitError(
+      'TASK_ID_EXHAUSTED',
+      `no free task id in ${MAX_ID_ATTEMPTS} draws: every one was reserved by another replica in the task store`,
+    );
   }
 
   /** A task of another replica in `scope`, or undefined. */
@@ -207,6 +251,7 @@ export class TaskStoreBridge {
     await Promise.race([flushed, new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_FLUSH_MS)))]);
     clearTimeout(timer);
     for (const stop of this.stops.splice(0)) stop();
+    this.parts.starter.setIdReserver(undefined);
     this.store = undefined;
     await store.close();
   }

@@ -41,6 +41,8 @@ export class TaskStarter {
   private readonly queues = new Map<string, Promise<void>>();
   /** Awaited before a start answers (the task store's write: durable creation). */
   private barrier: ((info: TaskInfo) => Promise<void>) | undefined;
+  /** Reserves the id of each new task first (the task store: ids unique across replicas). */
+  private reserveId: (() => Promise<string>) | undefined;
 
   /** `owners` says which principal a session is bound to (none: every origin is unauthenticated). */
   constructor(
@@ -55,7 +57,7 @@ export class TaskStarter {
    * pipelined calls never run more than `maxConcurrent` bodies at once.
    */
   start(request: StartRequest): Promise<TaskInfo> {
-    if (this.barrier || this.closing || request.definition.maxConcurrent !== undefined)
+    if (this.barrier || this.reserveId || this.closing || request.definition.maxConcurrent !== undefined)
       return this.startAndWait(request);
     // The common case answers with no extra promise hops: no barrier, no per-tool queue.
     try {
@@ -66,7 +68,8 @@ export class TaskStarter {
   }
 
   private async startAndWait(request: StartRequest): Promise<TaskInfo> {
-    const info = await this.startTask(request);
+    const taskId = this.reserveId && !this.closing ? await this.reserveId() : undefined;
+    const info = await this.startTask(request, taskId);
     if (this.barrier) await this.barrier(info);
     return info;
   }
@@ -79,16 +82,21 @@ export class TaskStarter {
     this.barrier = barrier;
   }
 
-  private async startTask(request: StartRequest): Promise<TaskInfo> {
+  /** Makes every start use an id `reserve()` resolved with (drawn from the TaskManager, reserved in the store). */
+  setIdReserver(reserve: (() => Promise<string>) | undefined): void {
+    this.reserveId = reserve;
+  }
+
+  private async startTask(request: StartRequest, taskId?: string): Promise<TaskInfo> {
     if (this.closing) throw new ShuttingDownError();
     const { definition } = request;
-    if (definition.maxConcurrent === undefined) return this.startNow(request);
+    if (definition.maxConcurrent === undefined) return this.startNow(request, taskId);
     return this.serialized(definition.name, async () => {
       const limit = definition.maxConcurrent ?? Infinity;
       for (;;) {
         if (this.closing) throw new ShuttingDownError();
         const running = this.runningOf(definition.name);
-        if (running.length < limit) return this.startNow(request);
+        if (running.length < limit) return this.startNow(request, taskId);
         if (!definition.preempt) {
           throw new ConcurrencyLimitError(
             definition.name,
@@ -123,7 +131,7 @@ export class TaskStarter {
   }
 
   /** Creates the task (synchronously); its origin reaches the observers on `started`. */
-  private startNow(request: StartRequest): TaskInfo {
+  private startNow(request: StartRequest, taskId?: string): TaskInfo {
     const { definition, call } = request;
     const sessionId = call.session.id;
     const principal = this.owners?.ofSession(sessionId);
@@ -136,6 +144,7 @@ export class TaskStarter {
       triggers: request.triggers as unknown[] | null | undefined,
       estDurationS: request.estDurationS ?? null,
       origin,
+      ...(taskId !== undefined ? { taskId } : {}),
     });
   }
 

@@ -1,0 +1,73 @@
+import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Resources } from '../../../../test/support/processes.js';
+import { SignedReceiver } from '../../../../test/support/signed-receiver.js';
+import { connectAdmin } from '../redis-test.helpers.js';
+import {
+  connectClient,
+  dropPrefix,
+  REPLICA_SECRET,
+  requireReplicaBuilt,
+  startReplica,
+  startTask,
+  uniquePrefix,
+} from './store-replicas.helpers.js';
+
+const TASKS = 5;
+
+async function getTask(client: Client, taskId: string): Promise<Record<string, unknown>> {
+  const reply = (await client.callTool({
+    name: 'get_task',
+    arguments: { task_id: taskId },
+  })) as CallToolResult;
+  return reply.structuredContent as Record<string, unknown>;
+}
+
+describe('task ids across replicas sharing a store (real processes, real Redis)', () => {
+  const resources = new Resources();
+  const prefix = uniquePrefix();
+
+  beforeAll(() => requireReplicaBuilt());
+  afterEach(async () => {
+    await resources.cleanup();
+    await dropPrefix(prefix);
+  });
+
+  it('two replicas whose id generators draw the same ids still hand out distinct ids, each answered as its own task', async () => {
+    const receiver = new SignedReceiver(REPLICA_SECRET);
+    const callbackUrl = await receiver.start();
+    resources.onCleanup(() => receiver.close());
+    // both replicas draw 000001, 000002, ... (a fake at the kit's id generator port): every id B
+    // draws first was handed out by A already
+    const env = { FAKE_TASK_IDS: 'sequential' };
+    const a = await startReplica(resources, { prefix, callbackUrl, env });
+    const b = await startReplica(resources, { prefix, callbackUrl, env });
+    const [clientA, clientB] = [await connectClient(resources, a.url), await connectClient(resources, b.url)];
+
+    const onA: string[] = [];
+    const onB: string[] = [];
+    for (let i = 0; i < TASKS; i += 1) onA.push(await startTask(clientA, 'hold'));
+    for (let i = 0; i < TASKS; i += 1) onB.push(await startTask(clientB, 'burst'));
+
+    expect(onA.every((id) => /^burs-[0-9a-f]{6}$/.test(id))).toBe(true);
+    expect(onB.every((id) => /^burs-[0-9a-f]{6}$/.test(id))).toBe(true);
+    expect(new Set([...onA, ...onB]).size).toBe(2 * TASKS);
+    // every replica answers each id with the one task it names
+    for (const client of [clientA, clientB]) {
+      for (const id of onA) expect(await getTask(client, id)).toMatchObject({ task_id: id, tool: 'hold' });
+      for (const id of onB) expect(await getTask(client, id)).toMatchObject({ task_id: id, tool: 'burst' });
+    }
+    // the reservations are in the store, named by the replica that holds each id
+    const admin = await connectAdmin();
+    try {
+      const owners = await admin.mGet([...onA, ...onB].map((id) => `${prefix}id:${id}`));
+      expect(new Set(owners.slice(0, TASKS)).size).toBe(1);
+      expect(new Set(owners.slice(TASKS)).size).toBe(1);
+      expect(owners[0]).not.toBe(owners[TASKS]);
+      expect(owners.every((owner) => typeof owner === 'string' && owner.length > 0)).toBe(true);
+    } finally {
+      await admin.close();
+    }
+  });
+});
