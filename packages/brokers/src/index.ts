@@ -10,6 +10,9 @@ export { parseNatsUrl } from './transports/nats-connection.js';
 export { createBrokerEventTransport } from './transports/broker-transport.factory.js';
 export type { BrokerTransportRequest } from './transports/broker-transport.factory.js';
 
+export { probeBroker, MEMORY_STREAM_WARNING } from './probe/broker.probe.js';
+export type { BrokerProbe } from './probe/broker.probe.js';
+
 export { MqttEventSource } from './sources/mqtt-event.source.js';
 export type { MqttEventSourceOptions, SourceStats } from './sources/mqtt-event.source.js';
 export { JetStreamEventSource } from './sources/jetstream-event.source.js';

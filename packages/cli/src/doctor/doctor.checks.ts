@@ -1,9 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  BROKER_SCHEMES,
   EVENT_SECRET_FIX,
   LOG_LEVELS as CORE_LOG_LEVELS,
   MCP_TRANSPORTS,
+  redactUrl,
   weakSecretAllowed,
   weakSecretReason,
 } from '@robot-mcp-kit/core';
@@ -189,11 +191,12 @@ function checkCallbackUrl(rawUrl: string): { result: CheckResult; url?: string }
       result: fail(
         'RVC_CALLBACK_URL',
         problem,
-        "set it to the app's events endpoint, e.g. http://127.0.0.1:8000/api/agent/events",
+        "set it to the app's events endpoint, e.g. http://127.0.0.1:8000/api/agent/events, " +
+          'or to a broker, e.g. mqtt://127.0.0.1:1883 or nats://127.0.0.1:4222',
       ),
     };
   }
-  return { result: ok('RVC_CALLBACK_URL', rawUrl), url: rawUrl };
+  return { result: ok('RVC_CALLBACK_URL', redactUrl(rawUrl)), url: rawUrl };
 }
 
 /** The secret is required with a callback URL, and must be long (the server's rule, in core). */
@@ -256,14 +259,20 @@ export function checkLogLevel(env: EnvView): CheckResult {
   );
 }
 
+/** The URL schemes the server accepts in RVC_CALLBACK_URL: http(s) and the brokers'. */
+export const CALLBACK_SCHEMES: readonly string[] = ['http:', 'https:', ...BROKER_SCHEMES];
+
 function urlProblem(value: string): string | undefined {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    return `"${value}" is not a URL`;
+    return `"${redactUrl(value)}" is not a URL`;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `"${value}" must use http or https`;
+  if (!CALLBACK_SCHEMES.includes(url.protocol)) {
+    const names = CALLBACK_SCHEMES.map((scheme) => scheme.replace(':', ''));
+    return `"${redactUrl(value)}" must use ${names.slice(0, -1).join(', ')} or ${names.at(-1) ?? ''}`;
+  }
   return undefined;
 }
 

@@ -1,5 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { BROKER_SCHEMES, redactUrl } from '@robot-mcp-kit/core';
+import { probeBrokerUrl } from './broker.probe.js';
 import { probeCallback } from './callback.probe.js';
 import {
   checkEvents,
@@ -62,20 +64,38 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   results.push(...checkTransport(env, defaultTransport(options.root)));
   const events = checkEvents(env);
   results.push(...events.results, checkLogLevel(env));
-  if (events.url !== undefined) {
-    const outcome = await probeCallback(events.url, options.timeoutMs);
-    results.push(
-      outcome.reachable
-        ? { name: 'callback', status: 'ok', message: `${events.url} answered HTTP ${outcome.status}` }
-        : {
-            name: 'callback',
-            status: 'fail',
-            message: `${events.url}: ${outcome.reason}`,
-            fix: 'start the app, or fix RVC_CALLBACK_URL (host, port, path); events are retried but lost after the queue fills',
-          },
-    );
-  }
+  if (events.url !== undefined) results.push(...(await probeUrl(events.url, options.timeoutMs)));
   return { root: options.root, envFile, results, failed: results.filter((r) => r.status === 'fail').length };
+}
+
+/** The `callback` lines: a POST to an http(s) URL, a connection to a broker. */
+async function probeUrl(url: string, timeoutMs: number): Promise<CheckResult[]> {
+  const shown = redactUrl(url);
+  if (BROKER_SCHEMES.includes(new URL(url).protocol)) {
+    const outcome = await probeBrokerUrl(url, timeoutMs);
+    if (!outcome.ok) {
+      const fix =
+        outcome.fix ?? 'start the broker, or fix RVC_CALLBACK_URL (host, port, credentials, options)';
+      return [{ name: 'callback', status: 'fail', message: outcome.reason, fix }];
+    }
+    const line: CheckResult = { name: 'callback', status: 'ok', message: outcome.message };
+    if (outcome.warning === undefined) return [line];
+    return [
+      line,
+      { name: 'broker', status: 'warn', message: outcome.warning, fix: 'see docs/transports.md, Durability' },
+    ];
+  }
+  const outcome = await probeCallback(url, timeoutMs);
+  return [
+    outcome.reachable
+      ? { name: 'callback', status: 'ok', message: `${shown} answered HTTP ${outcome.status}` }
+      : {
+          name: 'callback',
+          status: 'fail',
+          message: `${shown}: ${outcome.reason}`,
+          fix: 'start the app, or fix RVC_CALLBACK_URL (host, port, path); events are retried but lost after the queue fills',
+        },
+  ];
 }
 
 const LABELS: Record<CheckStatus, string> = { ok: 'ok  ', info: '-   ', warn: 'warn', fail: 'FAIL' };

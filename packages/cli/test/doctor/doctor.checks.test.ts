@@ -95,7 +95,7 @@ describe('checkEvents', () => {
       message: '"not a url" is not a URL',
     });
     expect(checkEvents({ RVC_CALLBACK_URL: 'ftp://host/x' }).results[0]?.message).toContain(
-      'must use http or https',
+      'must use http, https, mqtt, mqtts or nats',
     );
     const missing = checkEvents({ RVC_CALLBACK_URL: 'http://127.0.0.1:8000/events', RVC_EVENT_SECRET: '  ' });
     expect(missing.url).toBe('http://127.0.0.1:8000/events');
