@@ -4,7 +4,7 @@ import { type AppExtension } from '../../runtime/robot-mcp-app.js';
 import { checkBoolean, parseFlag, parseInteger } from '../feature-config.js';
 import { type EventFeedOptions } from './event-feed.options.js';
 import { EventFeed } from './event-feed.js';
-import { createEventFeedTools } from './event-feed.tools.js';
+import { createEventFeedTools, DEFAULT_MAX_WAIT_S, MAX_WAIT_LIMIT_S } from './event-feed.tools.js';
 import { withFeedCursor } from './feed-cursor.wrapper.js';
 
 /** Entries the feed keeps when neither `eventBuffer` nor `RMK_EVENT_BUFFER` says otherwise. */
@@ -14,11 +14,14 @@ export const DEFAULT_EVENT_BUFFER = 500;
 export interface EventFeedConfig {
   readonly enabled: boolean;
   readonly capacity: number;
+  /** The longest `wait_for_event`, in seconds. */
+  readonly maxWaitS: number;
 }
 
 /**
- * Reads `eventFeed` / `RMK_EVENT_FEED` (default on) and `eventBuffer` / `RMK_EVENT_BUFFER`
- * (default 500, from 1 to 100000). Options win.
+ * Reads `eventFeed` / `RMK_EVENT_FEED` (default on), `eventBuffer` / `RMK_EVENT_BUFFER`
+ * (default 500, from 1 to 100000) and `maxWaitS` / `RMK_MAX_WAIT_S` (default 45, from 1 to 3600).
+ * Options win.
  * @throws ConfigError naming the option or variable
  */
 export function resolveEventFeedConfig(
@@ -36,7 +39,11 @@ export function resolveEventFeedConfig(
     },
     { min: 1, max: 100_000, fallback: DEFAULT_EVENT_BUFFER, unit: 'entries' },
   );
-  return { enabled, capacity };
+  const maxWaitS = parseInteger(
+    { option: 'maxWaitS', value: options.maxWaitS, variable: 'RMK_MAX_WAIT_S', raw: env.RMK_MAX_WAIT_S },
+    { min: 1, max: MAX_WAIT_LIMIT_S, fallback: DEFAULT_MAX_WAIT_S, unit: 'seconds' },
+  );
+  return { enabled, capacity, maxWaitS };
 }
 
 /**
@@ -164,6 +171,7 @@ export function eventFeedFeature(options: EventFeedOptions = {}): Feature {
         triggerTypes: ctx.triggers.list().map((t) => t.type),
         takeStartCursor: (sessionId) => state.takeStartCursor(sessionId),
         taskStartCursor: (taskId) => state.taskStartCursor(taskId),
+        maxWaitS: config.maxWaitS,
       });
       return {
         tools,

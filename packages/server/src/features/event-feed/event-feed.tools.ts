@@ -20,16 +20,15 @@ import { kitToolResult } from '../../tools/tool-results.js';
 import { type EventFeed } from './event-feed.js';
 
 /**
- * The longest `wait_for_event` in seconds for a request without a progressToken: under the 60 s
- * after which the official SDK client gives up on a request by default. Wait again with `since`.
+ * The longest `wait_for_event` in seconds unless the server allows more (`maxWaitS`,
+ * `RMK_MAX_WAIT_S`): under the 60 s after which common clients give up on a request (the SDK
+ * clients by default, LangChain's adapters even when they send a progress token), with room for a
+ * slow network. Wait again with `since` to wait longer.
  */
-export const MAX_WAIT_S = 50;
-/**
- * The longest wait for a request with a progressToken: the wait sends notifications/progress every
- * 10 s, which keeps a client using `resetTimeoutOnProgress: true` waiting.
- */
-export const MAX_WAIT_WITH_PROGRESS_S = 300;
-/** `timeout_s` when omitted. */
+export const DEFAULT_MAX_WAIT_S = 45;
+/** The most `maxWaitS` / `RMK_MAX_WAIT_S` may allow. */
+export const MAX_WAIT_LIMIT_S = 3600;
+/** `timeout_s` when omitted (the server's maximum when that is lower). */
 export const DEFAULT_WAIT_S = 25;
 /** `limit` of get_events when omitted, and its maximum. */
 export const DEFAULT_EVENTS_LIMIT = 100;
@@ -78,15 +77,14 @@ export class WaitForEventArgs {
 
   @JSONSchema({
     description:
-      `How long to wait, in seconds (default ${DEFAULT_WAIT_S}, at most ${MAX_WAIT_S}; up to ` +
-      `${MAX_WAIT_WITH_PROGRESS_S} when the request carries a progressToken and the client resets its ` +
-      'timeout on progress). To wait longer, call again with since set to the returned cursor.',
+      `How long to wait, in seconds (default ${DEFAULT_WAIT_S}, at most ${DEFAULT_MAX_WAIT_S} unless the ` +
+      'server allows more). To wait longer, call again with since set to the returned cursor.',
   })
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(0)
-  @Max(MAX_WAIT_WITH_PROGRESS_S, {
-    message: `timeout_s must be at most ${MAX_WAIT_WITH_PROGRESS_S} seconds; to wait longer, call again with since set to the returned cursor`,
+  @Max(MAX_WAIT_LIMIT_S, {
+    message: `timeout_s must be at most ${MAX_WAIT_LIMIT_S} seconds; to wait longer, call again with since set to the returned cursor`,
   })
   timeout_s?: number | null;
 
@@ -114,6 +112,8 @@ export interface FeedToolsDeps {
   takeStartCursor(sessionId: string): number | undefined;
   /** The cursor right before the task's first entry: where a wait for it starts without `since`. */
   taskStartCursor(taskId: string): number;
+  /** The longest wait, in seconds (`maxWaitS`, `RMK_MAX_WAIT_S`). */
+  readonly maxWaitS: number;
 }
 
 const SUFFIX =
@@ -182,12 +182,11 @@ export class EventFeedTools {
       (taskId !== undefined
         ? deps.taskStartCursor(taskId)
         : (deps.takeStartCursor(call.session.id) ?? deps.feed.newest));
-    const timeoutS = args.timeout_s ?? DEFAULT_WAIT_S;
-    if (timeoutS > MAX_WAIT_S && call.extra._meta?.progressToken === undefined) {
+    const timeoutS = args.timeout_s ?? Math.min(DEFAULT_WAIT_S, deps.maxWaitS);
+    if (timeoutS > deps.maxWaitS) {
       throw new ToolArgumentsError('wait_for_event', [
-        `timeout_s: at most ${MAX_WAIT_S} seconds without a progressToken (clients time requests out at ` +
-          `60 s by default); call again with since set to the returned cursor, or send a progressToken ` +
-          `with resetTimeoutOnProgress to wait up to ${MAX_WAIT_WITH_PROGRESS_S} s`,
+        `timeout_s: at most ${deps.maxWaitS} seconds on this server (most clients give up on a request ` +
+          'after 60 s); to wait longer, call again with since set to the returned cursor',
       ]);
     }
     const stopHeartbeat = heartbeat(call, deps.clock, timeoutS);

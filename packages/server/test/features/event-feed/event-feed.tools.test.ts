@@ -88,7 +88,7 @@ describe('wait_for_event', () => {
     const s = await h.session();
     const id = await running(h, s);
     await s.json('get_events'); // not a task start: the wait below starts at the newest entry
-    const waiting = await waitInBackground(h, s, { type: 'zone_entered', task_id: id, timeout_s: 50 });
+    const waiting = await waitInBackground(h, s, { type: 'zone_entered', task_id: id, timeout_s: 45 });
     const { ctx } = h.server.control(id);
     await ctx.progress({ zone: 'hall' });
     await ctx.fireTrigger({ type: 'zone_entered', zone: 'kitchen' }, { zone: 'kitchen' });
@@ -145,7 +145,7 @@ describe('wait_for_event', () => {
     expect(await waiting.result).toEqual({ timeout: true, cursor: 1 });
   });
 
-  it('defaults to a 25 s timeout, allows 50 s, more only with a progressToken, never over 300 s', async () => {
+  it('defaults to a 25 s timeout and allows at most 45 s, a progressToken or not', async () => {
     h = startApp(ArmServer);
     const s = await h.session();
     const waiting = await waitInBackground(h, s, {});
@@ -153,16 +153,33 @@ describe('wait_for_event', () => {
     expect(feedOf(h).waiting).toBe(1);
     await h.clock.advance(1);
     expect(await waiting.result).toEqual({ timeout: true, cursor: 0 });
-    const fifty = await waitInBackground(h, s, { timeout_s: 50 });
-    await h.clock.advance(50_000);
-    expect(await fifty.result).toEqual({ timeout: true, cursor: 0 });
-    const noToken = await s.call('wait_for_event', { timeout_s: 51 });
-    expect(noToken.isError).toBe(true);
-    expect(textOf(noToken)).toMatch(
-      /timeout_s: at most 50 seconds without a progressToken.*resetTimeoutOnProgress/,
-    );
+    const most = await waitInBackground(h, s, { timeout_s: 45 });
+    await h.clock.advance(45_000);
+    expect(await most.result).toEqual({ timeout: true, cursor: 0 });
+    for (const timeout_s of [46, 50]) {
+      const refused = await s.call('wait_for_event', { timeout_s });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toMatch(
+        /timeout_s: at most 45 seconds on this server \(most clients give up on a request after 60 s\); to wait longer, call again with since/,
+      );
+    }
+    // A progressToken does not lift the limit: LangChain's adapters send one without resetting
+    // their 60 s timeout, as does the SDK client given only onprogress.
+    const withToken = (await s.client.callTool(
+      { name: 'wait_for_event', arguments: { timeout_s: 120 } },
+      undefined,
+      {
+        onprogress: () => undefined,
+      },
+    )) as CallToolResult;
+    expect(withToken.isError).toBe(true);
+    expect(textOf(withToken)).toMatch(/timeout_s: at most 45 seconds on this server/);
     expect(feedOf(h).waiting).toBe(0);
-    // With a progressToken the wait may be longer: progress every 10 s keeps the client waiting.
+  });
+
+  it('waits longer when the server opts in (RMK_MAX_WAIT_S), with progress every 10 s', async () => {
+    h = startApp(ArmServer, { env: { RMK_MAX_WAIT_S: '120' } });
+    const s = await h.session();
     const progress: number[] = [];
     const long = s.client.callTool({ name: 'wait_for_event', arguments: { timeout_s: 120 } }, undefined, {
       onprogress: (p) => progress.push(p.progress),
@@ -172,11 +189,21 @@ describe('wait_for_event', () => {
     for (let i = 0; i < 12; i += 1) await h.clock.advance(10_000);
     expect(JSON.parse(textOf((await long) as CallToolResult))).toEqual({ timeout: true, cursor: 0 });
     expect(progress).toEqual([10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110]);
-    const tooLong = await s.call('wait_for_event', { timeout_s: 301 });
+    const over = await s.call('wait_for_event', { timeout_s: 121 });
+    expect(textOf(over)).toMatch(/timeout_s: at most 120 seconds on this server/);
+    const tooLong = await s.call('wait_for_event', { timeout_s: 3601 });
     expect(tooLong.isError).toBe(true);
     expect(textOf(tooLong)).toMatch(
-      /timeout_s must be at most 300 seconds; to wait longer, call again with since/,
+      /timeout_s must be at most 3600 seconds; to wait longer, call again with since/,
     );
+  });
+
+  it('a server maximum under 25 s is also the default wait', async () => {
+    h = startApp(ArmServer, { maxWaitS: 5 });
+    const s = await h.session();
+    const waiting = await waitInBackground(h, s, {});
+    await h.clock.advance(5_000);
+    expect(await waiting.result).toEqual({ timeout: true, cursor: 0 });
   });
 
   it('returns a lost entry when the start cursor was overwritten', async () => {
@@ -206,7 +233,7 @@ describe('wait_for_event', () => {
       });
     }
     // a wait after task_done: the task has ended, so it says so
-    expect(await s.json('wait_for_event', { task_id: id, since: 1, timeout_s: 50 })).toMatchObject({
+    expect(await s.json('wait_for_event', { task_id: id, since: 1, timeout_s: 45 })).toMatchObject({
       timeout: false,
       task_ended: { task_id: id, state: 'succeeded', result: { arrived: true } },
       cursor: 1,
@@ -229,7 +256,7 @@ describe('wait_for_event', () => {
     h = startApp(ArmServer);
     const s = await h.session();
     const controller = new AbortController();
-    const cancelled = s.client.callTool({ name: 'wait_for_event', arguments: { timeout_s: 50 } }, undefined, {
+    const cancelled = s.client.callTool({ name: 'wait_for_event', arguments: { timeout_s: 45 } }, undefined, {
       signal: controller.signal,
     });
     await until(() => feedOf(h!).waiting === 1);
@@ -237,7 +264,7 @@ describe('wait_for_event', () => {
     await expect(cancelled).rejects.toThrow();
     await until(() => feedOf(h!).waiting === 0);
     const closing = await h.session();
-    void closing.call('wait_for_event', { timeout_s: 50 }).catch(() => undefined);
+    void closing.call('wait_for_event', { timeout_s: 45 }).catch(() => undefined);
     await until(() => feedOf(h!).waiting === 1);
     await closing.close();
     await until(() => feedOf(h!).waiting === 0);
@@ -262,7 +289,7 @@ describe('wait_for_event', () => {
   it('ends waits when the server shuts down', async () => {
     h = startApp(ArmServer);
     const s = await h.session();
-    const pending = s.call('wait_for_event', { timeout_s: 50 }).catch((err: unknown) => err);
+    const pending = s.call('wait_for_event', { timeout_s: 45 }).catch((err: unknown) => err);
     await until(() => feedOf(h!).waiting === 1);
     await h.app.close({ timeoutMs: 100 });
     await pending;
@@ -289,5 +316,16 @@ describe('configuration', () => {
     expect(() => bootstrap(ArmServer, { env: {}, eventBuffer: 2.5 })).toThrow(/^eventBuffer: 2\.5/);
     expect(() => bootstrap(ArmServer, { env: { RMK_EVENT_FEED: 'nah' } })).toThrow(/RMK_EVENT_FEED/);
     expect(eventFeedOf(bootstrap(ArmServer, { env: {} }))?.capacity).toBe(500);
+  });
+
+  it('fails fast on a bad RMK_MAX_WAIT_S or maxWaitS, naming it and the valid range', () => {
+    expect(() => bootstrap(ArmServer, { env: { RMK_MAX_WAIT_S: '5m' } })).toThrow(
+      /RMK_MAX_WAIT_S: "5m" is not valid; use a whole number of seconds from 1 to 3600 \(default 45\)/,
+    );
+    expect(() => bootstrap(ArmServer, { env: { RMK_MAX_WAIT_S: '0' } })).toThrow(/RMK_MAX_WAIT_S/);
+    expect(() => bootstrap(ArmServer, { env: { RMK_MAX_WAIT_S: '3601' } })).toThrow(/RMK_MAX_WAIT_S/);
+    expect(() => bootstrap(ArmServer, { env: { RMK_MAX_WAIT_S: '60' }, maxWaitS: 0.5 })).toThrow(
+      /^maxWaitS: 0\.5 is not valid/,
+    );
   });
 });
