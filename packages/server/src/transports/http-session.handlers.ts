@@ -35,6 +35,8 @@ export interface SessionDeps {
   readonly eventStore: { maxEvents: number; maxBytes: number };
   /** MCP 2026-07-28 requests (no session, version in `_meta`) go here when set. */
   readonly modern?: ModernLeg;
+  /** Open 2026 `subscriptions/listen` streams: each counts against `maxSessions` like a session. */
+  readonly listening: { count: number };
 }
 
 /**
@@ -44,7 +46,7 @@ export interface SessionDeps {
  * a JSON-RPC error. Returns false when refused.
  */
 function admit(deps: SessionDeps, pending: number, res: ServerResponse): boolean {
-  if (deps.sessions.size + pending < deps.maxSessions) return true;
+  if (deps.sessions.size + deps.listening.count + pending < deps.maxSessions) return true;
   for (let victim = deps.idle.longestIdle(); victim; victim = deps.idle.longestIdle()) {
     const transport = deps.sessions.get(victim.sessionId);
     deps.idle.forget(victim.sessionId);
@@ -75,9 +77,9 @@ function admit(deps: SessionDeps, pending: number, res: ServerResponse): boolean
     503,
     rpcError(
       -32000,
-      `Too many sessions: ${deps.maxSessions} are open (RMK_MAX_SESSIONS=${deps.maxSessions}) and every one ` +
-        'is busy (a request in flight or an open stream); retry later, close unused sessions (DELETE /mcp), ' +
-        'or raise RMK_MAX_SESSIONS',
+      `Too many sessions: ${deps.maxSessions} are open (RMK_MAX_SESSIONS=${deps.maxSessions}; an MCP 2026 ` +
+        'subscriptions/listen stream counts as one) and every one is busy (a request in flight or an open ' +
+        'stream); retry later, close unused sessions (DELETE /mcp) and streams, or raise RMK_MAX_SESSIONS',
     ),
   );
   return false;
@@ -116,7 +118,15 @@ export function streamableHandler(deps: SessionDeps): Handler {
       return sendJson(res, 400, rpcError(-32000, 'Bad Request: no valid session id; send initialize first'));
     const body = await readJson(req, res);
     if (body === undefined) return;
-    if (deps.modern && (await deps.modern.claims(req, body))) return deps.modern.serve(req, res, body);
+    if (deps.modern && (await deps.modern.claims(req, body))) {
+      if (!isListen(body)) return deps.modern.serve(req, res, body);
+      if (!admit(deps, pending, res)) return;
+      deps.listening.count += 1;
+      res.once('close', () => {
+        deps.listening.count -= 1;
+      });
+      return deps.modern.serve(req, res, body);
+    }
     if (!isInitializeRequest(body)) {
       return sendJson(res, 400, rpcError(-32000, 'Bad Request: no valid session id; send initialize first'));
     }
@@ -176,6 +186,15 @@ export function sseHandler(deps: SessionDeps): Handler {
       hint: 'the SSE endpoints are GET /sse and POST /messages',
     });
   };
+}
+
+/** Whether a 2026 request opens a `subscriptions/listen` stream. */
+function isListen(body: unknown): boolean {
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    (body as { method?: unknown }).method === 'subscriptions/listen'
+  );
 }
 
 /** The JSON body of a POST (at most MAX_BODY bytes, read by raw-body); answers 413/400 itself. */

@@ -39,6 +39,8 @@ export interface HttpListener {
   readonly port: number;
   /** Live sessions. */
   readonly sessionCount: number;
+  /** Open MCP 2026 `subscriptions/listen` streams (they count against the session cap). */
+  readonly listenStreamCount: number;
   close(): Promise<void>;
 }
 
@@ -124,6 +126,7 @@ export async function listenHttp(
     idle,
     owners: options.owners ?? new TaskOwners(),
     maxSessions: security.maxSessions,
+    listening: { count: 0 },
     retryIntervalMs: options.retryIntervalMs ?? 1000,
     eventStore: {
       maxEvents: options.eventStore?.maxEvents ?? EVENT_STORE_MAX_EVENTS,
@@ -151,6 +154,9 @@ export async function listenHttp(
     port,
     get sessionCount() {
       return sessions.size;
+    },
+    get listenStreamCount() {
+      return deps.listening.count;
     },
     async close() {
       idle.close();

@@ -8,10 +8,16 @@ import {
   type ServerEventBus,
 } from '@modelcontextprotocol/server';
 import { type Logger } from '@robot-mcp-kit/core';
-import { webRequestOf, writeWebResponse } from './web-response.writer.js';
+import { type StreamBound, webRequestOf, writeWebResponse } from './web-response.writer.js';
 
 /** Largest request body either leg reads (the v1 handler's bound). */
 export const MODERN_MAX_BODY = 4 * 1024 * 1024;
+
+/**
+ * Most bytes a `subscriptions/listen` stream holds for a client that does not read: past it the
+ * stream is closed (logged) and the client listens again (the same bound as a session's replay buffer).
+ */
+export const LISTEN_STREAM_MAX_BYTES = 1024 * 1024;
 
 /**
  * The MCP 2026-07-28 leg of the streamable-HTTP listener. The listener reads a session-less POST
@@ -59,9 +65,22 @@ export function modernLeg(factory: McpServerFactory, logger: Logger, bus?: Serve
         ...(req.auth ? { authInfo: req.auth } : {}),
         parsedBody: body,
       });
-      await writeWebResponse(response, res);
+      await writeWebResponse(response, res, listenBound(body, logger));
     },
     close: () => handler.close(),
+  };
+}
+
+/** The bound of a `subscriptions/listen` stream; undefined for every other request. */
+function listenBound(body: unknown, logger: Logger): StreamBound | undefined {
+  if ((body as { method?: unknown } | null)?.method !== 'subscriptions/listen') return undefined;
+  return {
+    maxBufferedBytes: LISTEN_STREAM_MAX_BYTES,
+    onOverflow: (buffered) =>
+      logger.warn('closing a subscriptions/listen stream: its client does not read what it is sent', {
+        buffered_bytes: buffered,
+        max_bytes: LISTEN_STREAM_MAX_BYTES,
+      }),
   };
 }
 

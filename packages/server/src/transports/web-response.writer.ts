@@ -63,11 +63,27 @@ export function webRequestOf(
 }
 
 /**
- * Writes a web `Response` (JSON or an SSE stream) onto the node response: status and headers,
- * then every chunk as it comes, waiting for a slow client instead of buffering; ends when the
- * body ends, and cancels the body when the client goes away.
+ * A bound on what a stream may hold for a slow client. The producer of a `subscriptions/listen`
+ * stream (the v2 SDK) enqueues every change as it happens, whether or not the body is read, so
+ * waiting for the client would only move the backlog into its queue: such a stream is read as it
+ * comes instead, and closed once more than `maxBufferedBytes` wait for the client (it listens again).
  */
-export async function writeWebResponse(response: Response, res: ServerResponse): Promise<void> {
+export interface StreamBound {
+  readonly maxBufferedBytes: number;
+  onOverflow(bufferedBytes: number): void;
+}
+
+/**
+ * Writes a web `Response` (JSON or an SSE stream) onto the node response: status and headers,
+ * then every chunk as it comes, waiting for a slow client instead of buffering (with `bound`:
+ * closing the stream when its backlog is over the bound); ends when the body ends, and cancels
+ * the body when the client goes away.
+ */
+export async function writeWebResponse(
+  response: Response,
+  res: ServerResponse,
+  bound?: StreamBound,
+): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
@@ -87,9 +103,16 @@ export async function writeWebResponse(response: Response, res: ServerResponse):
     for (;;) {
       const { done, value } = await reader.read();
       if (done || res.destroyed) break;
+      if (bound) {
+        res.write(value);
+        if (res.writableLength <= bound.maxBufferedBytes) continue;
+        bound.onOverflow(res.writableLength);
+        res.destroy();
+        break;
+      }
       if (!res.write(value)) await drained(res);
     }
-    if (!res.writableEnded) res.end();
+    if (!res.writableEnded && !res.destroyed) res.end();
   } catch {
     res.destroy();
   } finally {
