@@ -7,7 +7,7 @@ import { validateToolName } from '../naming.js';
 import { ensureNamedImports } from '../project/imports.js';
 import { importSpecifier, locateServerClass } from '../project/project.locator.js';
 import { createEditProject, formatNode } from '../project/ts-project.js';
-import { HARNESS_PATH, harnessText } from './harness.snippet.js';
+import { harnessPathFor, harnessText } from './harness.snippet.js';
 import { toolTestText } from './tool-test.snippet.js';
 import { type ToolNames, toolSnippet } from './tool.snippets.js';
 
@@ -74,7 +74,8 @@ export function addTool(options: AddToolOptions): AddToolResult {
   }
 
   const created: string[] = [];
-  const harnessFile = join(options.root, HARNESS_PATH);
+  const harnessPath = harnessPathFor(options.root, className);
+  const harnessFile = join(options.root, harnessPath);
   if (!existsSync(harnessFile)) {
     const pluginsFile = join(options.root, 'src', 'plugins.ts');
     const text = harnessText(
@@ -83,7 +84,7 @@ export function addTool(options: AddToolOptions): AddToolResult {
       existsSync(pluginsFile) ? importSpecifier(harnessFile, pluginsFile) : undefined,
     );
     write(harnessFile, text);
-    created.push(HARNESS_PATH);
+    created.push(harnessPath);
   }
   const testFile = join(options.root, testPath);
   sourceFile.saveSync();

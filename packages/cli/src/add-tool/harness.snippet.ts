@@ -1,5 +1,27 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { toKebabCase, toSnakeCase } from '@robot-mcp-kit/core';
+
 /** Where the generated tests find their harness. */
 export const HARNESS_PATH = 'test/support/harness.ts';
+
+/**
+ * The harness the tests of `className`'s tools use (project-relative): the project's
+ * {@link HARNESS_PATH} when it boots that class or does not exist yet; otherwise (a project with
+ * several servers, whose harness boots another one) `test/support/<class-in-kebab-case>.harness.ts`,
+ * so that each generated test starts the server its tool was added to.
+ */
+export function harnessPathFor(root: string, className: string): string {
+  const shared = join(root, HARNESS_PATH);
+  if (!existsSync(shared) || bootsClass(readFileSync(shared, 'utf8'), className)) return HARNESS_PATH;
+  return `test/support/${toKebabCase(toSnakeCase(className))}.harness.ts`;
+}
+
+/** Whether a harness's text boots `className` (`bootstrap(ClassName, ...)`). */
+function bootsClass(text: string, className: string): boolean {
+  const name = className.replaceAll('$', '\\$');
+  return new RegExp(`\\bbootstrap\\(\\s*${name}\\b`).test(text);
+}
 
 /**
  * The test harness of a generated project (create-robot-mcp-server writes the same file), for
