@@ -10,6 +10,11 @@ import { errorText } from '../shared/signed-message.js';
 import { connectUrl, fromCodeOrUrl, mqttUrlOptions } from '../shared/broker-url.js';
 import { parseMqttUrl, waitForConnect } from '../transports/mqtt-event.transport.js';
 import { type EventIntake, lowerCaseHeaders, offerMessage } from './event-intake.js';
+import { watchMqttConnection } from '../shared/mqtt-connection.watch.js';
+
+const SOURCE_FIX =
+  'Give each app instance its own clientId (instances that share the work use the same `group`), ' +
+  'and never a robot client_id.';
 
 /** Options of {@link MqttEventSource}. */
 export interface MqttEventSourceOptions {
@@ -110,8 +115,8 @@ export class MqttEventSource {
         callback(err instanceof Error ? err : new Error(String(err)));
       });
     };
+    watchMqttConnection(client, this.clientId, this.logger, SOURCE_FIX);
     client.on('error', (err) => this.logger.warn('MQTT client error', { error: errorText(err) }));
-    client.on('offline', () => this.logger.warn('MQTT broker unreachable; reconnecting'));
     try {
       await waitForConnect(client, connectTimeoutMs);
       // A resumed session keeps the subscription; subscribing again is harmless and covers a new one.

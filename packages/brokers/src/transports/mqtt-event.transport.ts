@@ -20,6 +20,11 @@ import { EVENT_CONTENT_TYPE, errorText, nameToken, signMessage } from '../shared
 import { ConnectOnce } from '../shared/connect-once.js';
 import { connectUrl, fromCodeOrUrl, mqttUrlOptions, parseBrokerUrl } from '../shared/broker-url.js';
 import { withTimeout } from '../shared/timeout.js';
+import { watchMqttConnection } from '../shared/mqtt-connection.watch.js';
+
+const TRANSPORT_FIX =
+  'Give each robot its own client id: drop client_id from RVC_CALLBACK_URL (the default, ' +
+  'rmk-<server>-<random>, is new for each process) or set a different one on each robot.';
 
 /** Options of {@link MqttEventTransport}. */
 export interface MqttEventTransportOptions extends BrokerCommonOptions {
@@ -136,9 +141,10 @@ export class MqttEventTransport implements EventTransport {
   }
 
   private async connect(): Promise<void> {
-    const client = mqtt.connect(connectUrl(this.url), this.clientOptions());
+    const options = this.clientOptions();
+    const client = mqtt.connect(connectUrl(this.url), options);
+    watchMqttConnection(client, String(options.clientId), this.logger, TRANSPORT_FIX);
     client.on('error', (err) => this.logger.warn('MQTT client error', { error: errorText(err) }));
-    client.on('offline', () => this.logger.warn('MQTT broker unreachable; reconnecting'));
     client.on('connect', () => this.logger.info('MQTT broker connected'));
     try {
       await waitForConnect(client, this.connectTimeoutMs);
