@@ -1,4 +1,5 @@
-import { type Logger, REPLICA_LOST, type StoredTask, TaskFailure } from '@robot-mcp-kit/core';
+import { randomUUID } from 'node:crypto';
+import { ConfigError, type Logger, REPLICA_LOST, type StoredTask, TaskFailure } from '@robot-mcp-kit/core';
 import { type RedisClient } from './redis-connection.js';
 import { type TaskStoreKeys } from './task-store.keys.js';
 
@@ -22,6 +23,21 @@ export interface LeaseHost {
 }
 
 /**
+ * Renews a lease held by this process (its token), or takes an expired one; never another live
+ * process's. KEYS: lease. ARGV: token, lease ms. Returns 1 when held, 0 when another token holds it.
+ */
+const RENEW_SCRIPT = `
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`;
+
+/** Drops the lease only when this process holds it. KEYS: lease. ARGV: token. */
+const DROP_SCRIPT = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1`;
+
+/**
  * Keeps this replica's lease (`SET lease:<id> PX leaseMs`, renewed every third of it) and sweeps
  * for lost replicas: a replica listed as an owner whose lease key expired has its running tasks
  * marked failed with `REPLICA_LOST`, each claimed with `SET lost:<task> NX` so that exactly one
@@ -34,12 +50,26 @@ export class TaskLease {
   private stopped = false;
   /** When this replica's renewals started succeeding again (undefined while they fail). */
   private healthySince: number | undefined;
+  /** This process's value of the lease key: another live process under the same replica id has another. */
+  private readonly token = randomUUID();
+  private warnedTaken = false;
 
   constructor(private readonly host: LeaseHost) {}
 
-  /** Takes the lease (fails when Redis does not answer) and starts renewing and sweeping. */
+  /**
+   * Takes the lease and starts renewing and sweeping.
+   * @throws ConfigError naming `replicaId` when a live replica holds the lease of this id (with the
+   *   time until it can be reused); a Redis error when Redis does not answer
+   */
   async start(): Promise<void> {
-    await this.renew();
+    if (!(await this.renew())) {
+      const { client, keys, replicaId } = this.host;
+      const leftMs = Math.max(0, await client.pTTL(keys.lease(replicaId)));
+      throw new ConfigError(
+        'replicaId',
+        `"${replicaId}" is in use by a live replica (its lease runs ${leftMs} ms more); give each replica its own id (e.g. the pod name), or, if that replica just stopped, start again after ${leftMs} ms`,
+      );
+    }
     this.renewTimer = setInterval(
       () =>
         void this.renew().catch((e: unknown) => {
@@ -63,19 +93,33 @@ export class TaskLease {
     const { client, keys, replicaId } = this.host;
     try {
       if ((await client.sCard(keys.owned(replicaId))) === 0) await client.sRem(keys.replicas(), replicaId);
-      await client.del(keys.lease(replicaId));
+      await client.eval(DROP_SCRIPT, { keys: [keys.lease(replicaId)], arguments: [this.token] });
     } catch (error) {
       this.host.outage('drop the lease', error);
     }
   }
 
-  private async renew(): Promise<void> {
+  /** Renews (or takes) the lease; false when another live process holds this replica id's lease. */
+  private async renew(): Promise<boolean> {
     const { client, keys, replicaId, leaseMs } = this.host;
-    await client.set(keys.lease(replicaId), String(Date.now()), {
-      expiration: { type: 'PX', value: leaseMs },
+    const held = await client.eval(RENEW_SCRIPT, {
+      keys: [keys.lease(replicaId)],
+      arguments: [this.token, String(leaseMs)],
     });
+    if (held !== 1) {
+      if (!this.warnedTaken) {
+        this.host.logger.error(
+          `replica id ${replicaId} is in use by another live replica: this one cannot renew its lease`,
+          { replica: replicaId },
+        );
+      }
+      this.warnedTaken = true;
+      return false;
+    }
+    this.warnedTaken = false;
     await client.sAdd(keys.replicas(), replicaId);
     this.healthySince ??= Date.now();
+    return true;
   }
 
   /**

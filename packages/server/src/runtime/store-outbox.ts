@@ -1,27 +1,13 @@
 import { hostname } from 'node:os';
-import {
-  ConfigError,
-  type EventOutbox,
-  type Logger,
-  type OutboxRecord,
-  redactUrlCredentials,
-} from '@robot-mcp-kit/core';
-import { loadRedisPackage, type TaskStoreSettings } from './task-store.config.js';
+import { type EventOutbox, type Logger, type OutboxRecord, redactUrlCredentials } from '@robot-mcp-kit/core';
+import { givenReplicaId, loadRedisPackage, type TaskStoreSettings } from './task-store.config.js';
 
 /** How long an event's outbox write waits for the task store to hold its seq (then it goes on, warned). */
 export const SEQ_STORED_WAIT_MS = 2000;
 
 /** This replica's name in the outbox: `RMK_REPLICA_ID`, else `<host>-<pid>`. */
 export function replicaIdFrom(env: NodeJS.ProcessEnv): string {
-  const given = env.RMK_REPLICA_ID?.trim();
-  if (given === undefined || given === '') return `${hostname()}-${process.pid}`.replace(/[^\w.-]/g, '_');
-  if (!/^[\w.-]{1,100}$/.test(given)) {
-    throw new ConfigError(
-      'RMK_REPLICA_ID',
-      `"${given}" is not valid; use 1 to 100 letters, digits, "_", "." or "-" (e.g. the pod name), or unset it`,
-    );
-  }
-  return given;
+  return givenReplicaId(env) ?? `${hostname()}-${process.pid}`.replace(/[^\w.-]/g, '_');
 }
 
 /** What the outbox needs from the task store bridge: "this task's newest seq is stored". */

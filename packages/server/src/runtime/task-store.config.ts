@@ -14,6 +14,11 @@ export interface TaskStoreSettings {
   readonly finishedTtlS?: number;
   /** Key prefix shared by the replicas of one fleet (default `rmk:tasks:`; `RMK_STORE_PREFIX`). */
   readonly keyPrefix?: string;
+  /**
+   * This replica's id in the store, its logs and `REPLICA_LOST` failures (`RMK_REPLICA_ID`; default
+   * a random UUID per process). A live replica holding the same id makes the start fail.
+   */
+  readonly replicaId?: string;
 }
 
 /** The `store` option of bootstrap(): a URL, settings, or a store of your own (e.g. InMemoryTaskStore). */
@@ -42,12 +47,30 @@ export function taskStoreSetting(
   const leaseMs = settings.leaseMs ?? numberFrom(env, 'RMK_STORE_LEASE_MS');
   const finishedTtlS = settings.finishedTtlS ?? numberFrom(env, 'RMK_STORE_TTL_S');
   const keyPrefix = settings.keyPrefix ?? (env.RMK_STORE_PREFIX?.trim() || undefined);
+  const replicaId = settings.replicaId ?? givenReplicaId(env);
   return {
     url,
     ...(leaseMs !== undefined ? { leaseMs } : {}),
     ...(finishedTtlS !== undefined ? { finishedTtlS } : {}),
     ...(keyPrefix !== undefined ? { keyPrefix } : {}),
+    ...(replicaId !== undefined ? { replicaId } : {}),
   };
+}
+
+/**
+ * `RMK_REPLICA_ID` when set (checked), else undefined.
+ * @throws ConfigError naming RMK_REPLICA_ID when it is not 1 to 100 of `[A-Za-z0-9_.-]`
+ */
+export function givenReplicaId(env: NodeJS.ProcessEnv): string | undefined {
+  const given = env.RMK_REPLICA_ID?.trim();
+  if (given === undefined || given === '') return undefined;
+  if (!/^[\w.-]{1,100}$/.test(given)) {
+    throw new ConfigError(
+      'RMK_REPLICA_ID',
+      `"${given}" is not valid; use 1 to 100 letters, digits, "_", "." or "-" (e.g. the pod name), or unset it`,
+    );
+  }
+  return given;
 }
 
 function numberFrom(env: NodeJS.ProcessEnv, name: string): number | undefined {
@@ -77,6 +100,9 @@ export async function openTaskStore(
   try {
     return await redis.createRedisTaskStore({ ...setting, logger });
   } catch (error) {
+    if (error instanceof ConfigError && error.variable === 'replicaId') {
+      throw new ConfigError('RMK_REPLICA_ID', error.message.replace(/^replicaId: /, ''));
+    }
     if (error instanceof ConfigError) throw new ConfigError('RMK_STORE', error.message.replace(/^url: /, ''));
     throw error;
   }
