@@ -1,4 +1,4 @@
-import { type Logger } from '@robot-mcp-kit/core';
+import { ConfigError, type Logger } from '@robot-mcp-kit/core';
 import { errorText } from '../shared/signed-message.js';
 import { pause } from '../shared/timeout.js';
 
@@ -24,8 +24,10 @@ export const REOFFER_DELAYS_MS: readonly number[] = [500, 2_000, 8_000, 30_000];
 /**
  * Hands one message to the receiver as a signed POST would be. 2xx: `ack`. 4xx (tampered,
  * unsigned, invalid, unknown server): `reject` — redelivering cannot fix it. 5xx (`onEvent`
- * refused): offered again in place after a pause, so later messages wait and the order holds,
- * until accepted or until `signal` aborts (`stop`: leave the message unacknowledged so the broker
+ * refused, the dedupe store or seq state unreachable: 503): offered again in place after a pause
+ * from `delaysMs` (the last one repeats), on the live connection, so later messages wait, the
+ * order holds and nothing piles up unacknowledged; until accepted, or until `signal` aborts or
+ * the receiver itself is closing (`stop`: leave the message unacknowledged so the broker
  * redelivers it to the next consumer).
  */
 export async function offerMessage(
@@ -35,6 +37,7 @@ export async function offerMessage(
   signal: AbortSignal,
   logger: Logger,
   onRetry?: () => void,
+  delaysMs: readonly number[] = REOFFER_DELAYS_MS,
 ): Promise<MessageVerdict> {
   const request = { method: 'POST', headers, body };
   for (let attempt = 0; ; attempt += 1) {
@@ -56,11 +59,33 @@ export async function offerMessage(
       });
       return 'reject';
     }
-    if (status === 503) return 'stop';
+    if (status === 503 && (answer as { error?: unknown } | undefined)?.error === 'closing') return 'stop';
+    const delay = delaysMs[Math.min(attempt, delaysMs.length - 1)] ?? 30_000;
+    const meta = {
+      status,
+      answer,
+      event_id: headers['x-rvc-event-id'],
+      attempt: attempt + 1,
+      retry_in_ms: delay,
+    };
+    if (attempt === 0)
+      logger.warn('broker message refused by the receiver; offering it again in place', meta);
+    else logger.debug('broker message refused again', meta);
     onRetry?.();
-    const delay = REOFFER_DELAYS_MS[Math.min(attempt, REOFFER_DELAYS_MS.length - 1)] ?? 30_000;
     await pause(delay, signal);
   }
+}
+
+/** @throws ConfigError naming `name` unless `value` is a non-empty list of positive milliseconds. */
+export function checkRetryDelays(value: readonly number[] | undefined, name: string): readonly number[] {
+  if (value === undefined) return REOFFER_DELAYS_MS;
+  if (!Array.isArray(value) || value.length === 0 || !value.every((ms) => Number.isFinite(ms) && ms > 0)) {
+    throw new ConfigError(
+      name,
+      `must be a non-empty list of positive milliseconds, e.g. [500, 2000, 8000, 30000]; got ${JSON.stringify(value)}`,
+    );
+  }
+  return [...value];
 }
 
 /** Lower-cases header names; the first value wins for repeated names. */

@@ -19,7 +19,7 @@ import {
 } from '../transports/jetstream-stream.config.js';
 import { fromCodeOrUrl, natsUrlOptions } from '../shared/broker-url.js';
 import { connectNats, parseNatsUrl } from '../transports/nats-connection.js';
-import { type EventIntake, lowerCaseHeaders, offerMessage } from './event-intake.js';
+import { checkRetryDelays, type EventIntake, lowerCaseHeaders, offerMessage } from './event-intake.js';
 import { type SourceStats } from './mqtt-event.source.js';
 
 /** Options of {@link JetStreamEventSource}. */
@@ -43,6 +43,11 @@ export interface JetStreamEventSourceOptions {
   /** How long an unacknowledged message waits before redelivery, in ms (default 30 000). */
   ackWaitMs?: number;
   connectTimeoutMs?: number;
+  /**
+   * Pauses before offering a refused message again (5xx: `onEvent` threw, the dedupe store is
+   * down), in ms; the last repeats (default 500, 2 000, 8 000, 30 000).
+   */
+  retryDelaysMs?: readonly number[];
   username?: string;
   password?: string;
   tls?: BrokerTlsOptions;
@@ -60,6 +65,7 @@ export class JetStreamEventSource {
   private readonly prefix: string;
   private readonly stream: ResolvedStream;
   private readonly logger: Logger;
+  private readonly retryDelaysMs: readonly number[];
   private readonly abort = new AbortController();
   private readonly counts: SourceStats = { acked: 0, rejected: 0, reoffered: 0 };
   private nc: NatsConnection | undefined;
@@ -90,6 +96,7 @@ export class JetStreamEventSource {
     this.prefix = checkPrefix(prefix ?? 'rmk', 'subjectPrefix', '.');
     this.stream = resolveStream(streamWithUrl(options.stream, fromUrl), this.prefix);
     this.options = options;
+    this.retryDelaysMs = checkRetryDelays(options.retryDelaysMs, 'retryDelaysMs');
     this.logger = (options.logger ?? silentLogger).child({
       source: `nats://${this.url.host}`,
       durable: options.durable,
@@ -172,6 +179,7 @@ export class JetStreamEventSource {
         () => {
           this.counts.reoffered += 1;
         },
+        this.retryDelaysMs,
       );
       if (verdict === 'ack') {
         await msg.ackAck().catch(() => msg.ack());

@@ -9,7 +9,7 @@ import {
 import { errorText } from '../shared/signed-message.js';
 import { connectUrl, fromCodeOrUrl, mqttUrlOptions } from '../shared/broker-url.js';
 import { parseMqttUrl, waitForConnect } from '../transports/mqtt-event.transport.js';
-import { type EventIntake, lowerCaseHeaders, offerMessage } from './event-intake.js';
+import { checkRetryDelays, type EventIntake, lowerCaseHeaders, offerMessage } from './event-intake.js';
 import { watchMqttConnection } from '../shared/mqtt-connection.watch.js';
 
 const SOURCE_FIX =
@@ -37,6 +37,11 @@ export interface MqttEventSourceOptions {
   /** How long the broker keeps the session while the app is away, in seconds (default 86 400). */
   sessionExpiryS?: number;
   connectTimeoutMs?: number;
+  /**
+   * Pauses before offering a refused message again (5xx: `onEvent` threw, the dedupe store is
+   * down), in ms; the last repeats (default 500, 2 000, 8 000, 30 000).
+   */
+  retryDelaysMs?: readonly number[];
   username?: string;
   password?: string;
   tls?: BrokerTlsOptions;
@@ -64,6 +69,7 @@ export class MqttEventSource {
   private readonly topic: string;
   private readonly clientId: string;
   private readonly logger: Logger;
+  private readonly retryDelaysMs: readonly number[];
   private readonly abort = new AbortController();
   private client: MqttClient | undefined;
   private readonly counts: SourceStats = { acked: 0, rejected: 0, reoffered: 0 };
@@ -95,6 +101,7 @@ export class MqttEventSource {
     const group = options.group === undefined ? undefined : checkPrefix(options.group, 'group', '.');
     this.topic = group === undefined ? `${prefix}/#` : `$share/${group}/${prefix}/#`;
     this.options = options;
+    this.retryDelaysMs = checkRetryDelays(options.retryDelaysMs, 'retryDelaysMs');
     this.logger = (options.logger ?? silentLogger).child({
       source: describeBrokerUrl(this.url),
       topic: this.topic,
@@ -162,6 +169,7 @@ export class MqttEventSource {
       () => {
         this.counts.reoffered += 1;
       },
+      this.retryDelaysMs,
     );
     if (verdict === 'stop') return callback(new Error('event source closing: message left unacknowledged'));
     if (verdict === 'ack') this.counts.acked += 1;
