@@ -25,6 +25,7 @@ import { type ModernWiring } from './modern-leg.wiring.js';
 import { type TransportConfig } from './server-config.js';
 import { type TaskResourcesExtension } from '../features/resources/task-resources.feature.js';
 import { type TaskStoreBridge } from './task-store.bridge.js';
+import { LazyJsonSchemaValidator } from './lazy-json-schema.validator.js';
 
 /**
  * An extension installs extra protocol surface on every session (native tasks, resources, event
@@ -144,7 +145,7 @@ export class RobotMcpApp {
         ...(server.title ? { title: server.title } : {}),
         ...(server.description ? { description: server.description } : {}),
       },
-      { instructions: server.instructions },
+      { instructions: server.instructions, jsonSchemaValidator: new LazyJsonSchemaValidator() },
     );
     this.registry.install(mcp, session);
     for (const extension of this.extensions) extension.installSession?.(mcp, session);
