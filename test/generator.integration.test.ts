@@ -133,6 +133,7 @@ describe('create-robot-mcp-server + robot-mcp-kit (integration)', () => {
       if (line.startsWith('node ')) expect(ran.stdout).toContain('Next steps:');
     }
     expect(readdirSync(kit).sort()).toEqual([
+      expect.stringMatching(/^robot-mcp-kit-brokers-.*\.tgz$/),
       expect.stringMatching(/^robot-mcp-kit-cli-.*\.tgz$/),
       expect.stringMatching(/^robot-mcp-kit-core-.*\.tgz$/),
       expect.stringMatching(/^robot-mcp-kit-receiver-.*\.tgz$/),
