@@ -10,7 +10,8 @@ export { parseNatsUrl } from './transports/nats-connection.js';
 export { createBrokerEventTransport } from './transports/broker-transport.factory.js';
 export type { BrokerTransportRequest } from './transports/broker-transport.factory.js';
 
-export { probeBroker, MEMORY_STREAM_WARNING } from './probe/broker.probe.js';
+export { probeBroker } from './probe/broker.probe.js';
+export { MEMORY_STREAM_WARNING } from './transports/jetstream-stream.config.js';
 export type { BrokerProbe } from './probe/broker.probe.js';
 
 export { MqttEventSource } from './sources/mqtt-event.source.js';

@@ -74,17 +74,20 @@ export class PrivateBroker {
     private readonly dir: string,
     private readonly auth?: { user: string; pass: string },
     private readonly tls = false,
+    private readonly persistence = true,
   ) {}
 
   /**
    * @param auth when given, the broker accepts only this user (no anonymous clients).
    * @param tls when true, the broker speaks TLS only, with a self-signed certificate for 127.0.0.1
    *   ({@link certificate} is its PEM, for the clients' `ca`).
+   * @param persistence Mosquitto only: false runs it as its default config does (nothing saved).
    */
   static async start(
     kind: 'mosquitto' | 'nats',
     auth?: { user: string; pass: string },
     tls = false,
+    persistence = true,
   ): Promise<PrivateBroker> {
     const dir = mkdtempSync(join(tmpdir(), `rmk-${kind}-`));
     if (tls) {
@@ -93,7 +96,7 @@ export class PrivateBroker {
       const args = ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', ...subject];
       execFileSync('openssl', [...args, '-keyout', key, '-out', cert], { stdio: 'ignore' });
     }
-    const broker = new PrivateBroker(kind, await freePort(), dir, auth, tls);
+    const broker = new PrivateBroker(kind, await freePort(), dir, auth, tls, persistence);
     await broker.up();
     return broker;
   }
@@ -168,8 +171,9 @@ export class PrivateBroker {
         ...(this.tls
           ? [`certfile ${join(this.dir, 'cert.pem')}`, `keyfile ${join(this.dir, 'key.pem')}`]
           : []),
-        'persistence true',
-        `persistence_location ${this.dir}/`,
+        ...(this.persistence
+          ? ['persistence true', `persistence_location ${this.dir}/`]
+          : ['persistence false']),
         'user root',
         'log_dest stderr',
         'log_type error',

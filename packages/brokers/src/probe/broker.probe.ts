@@ -4,7 +4,11 @@ import mqtt from 'mqtt';
 import { checkPrefix, describeBrokerUrl } from '../shared/broker-options.js';
 import { connectUrl, mqttUrlOptions, natsUrlOptions, parseBrokerUrl } from '../shared/broker-url.js';
 import { errorText } from '../shared/signed-message.js';
-import { resolveStream, streamWithUrl } from '../transports/jetstream-stream.config.js';
+import {
+  MEMORY_STREAM_WARNING,
+  resolveStream,
+  streamWithUrl,
+} from '../transports/jetstream-stream.config.js';
 import { waitForConnect } from '../transports/mqtt-event.transport.js';
 import { connectNats } from '../transports/nats-connection.js';
 
@@ -79,7 +83,3 @@ async function probeNats(url: URL, timeoutMs: number): Promise<BrokerProbe> {
     await nc.close().catch(() => undefined);
   }
 }
-
-/** Why a memory stream is a risk, and the fix. */
-export const MEMORY_STREAM_WARNING =
-  'the stream keeps events in memory: a NATS restart loses every stored event; recreate it with file storage';

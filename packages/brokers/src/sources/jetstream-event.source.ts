@@ -15,6 +15,7 @@ import {
   type JetStreamStreamOptions,
   type ResolvedStream,
   resolveStream,
+  streamStorageWarning,
   streamWithUrl,
 } from '../transports/jetstream-stream.config.js';
 import { fromCodeOrUrl, natsUrlOptions } from '../shared/broker-url.js';
@@ -116,6 +117,8 @@ export class JetStreamEventSource {
     try {
       const jsm = await jetstreamManager(nc, { timeout: connectTimeoutMs });
       await ensureStream(jsm, stream);
+      const warning = await streamStorageWarning(jsm, stream.name);
+      if (warning !== undefined) this.logger.warn(warning, { stream: stream.name });
       await jsm.consumers.add(stream.name, {
         durable_name: this.options.durable,
         ack_policy: AckPolicy.Explicit,

@@ -12,6 +12,28 @@ import { parseMqttUrl, waitForConnect } from '../transports/mqtt-event.transport
 import { checkRetryDelays, type EventIntake, lowerCaseHeaders, offerMessage } from './event-intake.js';
 import { watchMqttConnection } from '../shared/mqtt-connection.watch.js';
 
+/**
+ * Warns when a reconnect finds no session on the broker (CONNACK session present = 0): the broker
+ * restarted without persistence (Mosquitto's default) or the session expired, so what was queued
+ * for this app is gone. The first connection of a process cannot tell a new client id from a lost
+ * session, so it only logs at info.
+ */
+function watchSessionKept(client: MqttClient, logger: Logger): void {
+  let connects = 0;
+  client.on('connect', (connack) => {
+    connects += 1;
+    if (connack.sessionPresent) return;
+    if (connects === 1) logger.info('MQTT broker had no session for this client id (new, or lost)');
+    else logger.warn(SESSION_LOST_WARNING);
+  });
+}
+
+/** What a lost MQTT session means, and the fix. */
+export const SESSION_LOST_WARNING =
+  "MQTT broker lost this app's session on reconnect: events queued for it while it was away are gone. " +
+  'The broker restarted without persistence (Mosquitto: persistence true in mosquitto.conf) or ' +
+  'the session outlived sessionExpiryS; see docs/transports.md, Durability';
+
 const SOURCE_FIX =
   'Give each app instance its own clientId (instances that share the work use the same `group`), ' +
   'and never a robot client_id.';
@@ -123,6 +145,7 @@ export class MqttEventSource {
       });
     };
     watchMqttConnection(client, this.clientId, this.logger, SOURCE_FIX);
+    watchSessionKept(client, this.logger);
     client.on('error', (err) => this.logger.warn('MQTT client error', { error: errorText(err) }));
     try {
       await waitForConnect(client, connectTimeoutMs);

@@ -25,6 +25,7 @@ import {
   type JetStreamStreamOptions,
   type ResolvedStream,
   resolveStream,
+  streamStorageWarning,
   streamWithUrl,
 } from './jetstream-stream.config.js';
 import { fromCodeOrUrl, natsUrlOptions } from '../shared/broker-url.js';
@@ -153,6 +154,8 @@ export class JetStreamEventTransport implements EventTransport {
       this.logger.info(`JetStream stream ${result === 'created' ? 'created' : 'found'}`, {
         stream: this.stream.name,
       });
+      const warning = await streamStorageWarning(jsm, this.stream.name);
+      if (warning !== undefined) this.logger.warn(warning, { stream: this.stream.name });
     } catch (err) {
       await nc.close().catch(() => undefined);
       throw new ConfigError(

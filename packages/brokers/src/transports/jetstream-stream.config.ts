@@ -140,6 +140,17 @@ export async function checkStreamCovers(
   );
 }
 
+/** Why a memory stream is a risk, and the fix. */
+export const MEMORY_STREAM_WARNING =
+  'the stream keeps events in memory: a NATS restart loses every stored event, acknowledged or not; ' +
+  'recreate it with file storage (nats stream add --storage file), see docs/transports.md, Durability';
+
+/** {@link MEMORY_STREAM_WARNING} when `name` is kept in memory, else undefined (also when unknown). */
+export async function streamStorageWarning(jsm: JetStreamManager, name: string): Promise<string | undefined> {
+  const info = await jsm.streams.info(name).catch(() => undefined);
+  return info?.config.storage === StorageType.Memory ? MEMORY_STREAM_WARNING : undefined;
+}
+
 function isStreamNotFound(err: unknown): boolean {
   const e = err as { name?: string; message?: string; code?: number; api_error?: { err_code?: number } };
   return e?.name === 'StreamNotFoundError' || /stream not found/i.test(e?.message ?? '');
