@@ -1,4 +1,8 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
+import {
+  discoverAuthorizationServerMetadata,
+  discoverOAuthProtectedResourceMetadata,
+} from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InvalidTokenError, ServerError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
@@ -113,6 +117,11 @@ describe('static token: no OAuth paths, and a missing bearer says how to send on
         hint: expect.stringContaining('Authorization: Bearer'),
       });
     }
+    // the SDK client's own OAuth discovery finds no OAuth here (it threw on the 401 before)
+    await expect(discoverOAuthProtectedResourceMetadata(url)).rejects.toThrow(
+      /does not implement OAuth 2.0 Protected Resource Metadata/,
+    );
+    await expect(discoverAuthorizationServerMetadata(origin)).resolves.toBeUndefined();
   });
 
   it('a request without Authorization gets 401 naming the header and RMK_AUTH_TOKEN', async () => {
