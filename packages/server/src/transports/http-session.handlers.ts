@@ -118,15 +118,8 @@ export function streamableHandler(deps: SessionDeps): Handler {
       return sendJson(res, 400, rpcError(-32000, 'Bad Request: no valid session id; send initialize first'));
     const body = await readJson(req, res);
     if (body === undefined) return;
-    if (deps.modern && (await deps.modern.claims(req, body))) {
-      if (!isListen(body)) return deps.modern.serve(req, res, body);
-      if (!admit(deps, pending, res)) return;
-      deps.listening.count += 1;
-      res.once('close', () => {
-        deps.listening.count -= 1;
-      });
-      return deps.modern.serve(req, res, body);
-    }
+    if (deps.modern && (await deps.modern.claims(req, body)))
+      return serveModern(deps, deps.modern, pending, req, res, body);
     if (!isInitializeRequest(body)) {
       return sendJson(res, 400, rpcError(-32000, 'Bad Request: no valid session id; send initialize first'));
     }
@@ -186,6 +179,24 @@ export function sseHandler(deps: SessionDeps): Handler {
       hint: 'the SSE endpoints are GET /sse and POST /messages',
     });
   };
+}
+
+/** A 2026-07-28 request; a `subscriptions/listen` stream takes a session place while it is open. */
+async function serveModern(
+  deps: SessionDeps,
+  modern: ModernLeg,
+  pending: number,
+  req: IncomingMessage & { auth?: AuthInfo },
+  res: ServerResponse,
+  body: unknown,
+): Promise<void> {
+  if (!isListen(body)) return modern.serve(req, res, body);
+  if (!admit(deps, pending, res)) return;
+  deps.listening.count += 1;
+  res.once('close', () => {
+    deps.listening.count -= 1;
+  });
+  return modern.serve(req, res, body);
 }
 
 /** Whether a 2026 request opens a `subscriptions/listen` stream. */
