@@ -164,4 +164,6 @@ export {
   jsonSafetyProblem,
   type JsonSafetyLimits,
   shortText,
+  toFrozenJsonObject,
+  type JsonCheck,
 } from './tasks/task-json.util.js';

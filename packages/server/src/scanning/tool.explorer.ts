@@ -123,7 +123,7 @@ function buildLongRunning(
   recorded: RecordedLongRunningTool,
 ): LongRunningToolDefinition {
   const where = `${target.name}.${methodName}`;
-  checkCanReturnPromise(methodOf(target, methodName), where, methodName);
+  checkCanReturnPromise(target, where, methodName);
   const { maxConcurrent, preempt, estDurationS, cancelOnDisconnect } = recorded.args;
   if (cancelOnDisconnect !== undefined && typeof cancelOnDisconnect !== 'boolean') {
     throw new DecorationError(where, 'cancelOnDisconnect must be true or false', 'fix the value');
@@ -216,18 +216,34 @@ function findDto(target: Target, methodName: string, args: Readonly<ToolArgsBase
 }
 
 /**
- * A long-running body must return a Promise. Any function may (an `async` method, a method that
- * returns one, a method wrapped by another decorator): that is checked when it is called. Only what
- * cannot return a Promise is refused here: a generator.
+ * A long-running body must return a Promise, and start-up refuses a method that would not. Accepted:
+ * an `async` method (an `AsyncFunction`), and a method whose declared return type is `Promise<...>`
+ * (TypeScript's `design:returntype` metadata is `Promise`: a method that returns a Promise without
+ * `async`, or an async method wrapped by another decorator). Refused: a generator, and any other
+ * method — one declared with another return type, or with none (no annotation, `void`, plain
+ * JavaScript): nothing then says it returns a Promise, and one that returns a plain value would run
+ * its body synchronously at each call, blocking the server. The error names both fixes.
  */
-function checkCanReturnPromise(method: unknown, where: string, methodName: string): void {
-  const generator =
-    typeof method === 'function' && /^(Async)?GeneratorFunction$/.test(method.constructor.name);
-  if (typeof method === 'function' && !generator) return;
+function checkCanReturnPromise(target: Target, where: string, methodName: string): void {
+  const method = methodOf(target, methodName);
+  const kind = typeof method === 'function' ? method.constructor.name : typeof method;
+  if (kind === 'AsyncFunction') return;
+  const declared: unknown = Reflect.getMetadata('design:returntype', target.prototype as object, methodName);
+  if (kind === 'Function' && declared === Promise) return;
+  const generator = /^(Async)?GeneratorFunction$/.test(kind);
+  const problem = generator
+    ? 'not on a generator'
+    : kind !== 'Function'
+      ? `not on a ${kind}`
+      : typeof declared === 'function'
+        ? `but ${methodName} is not async and is declared to return ${declared.name}`
+        : `but ${methodName} is not async and its return type is not declared Promise<...>`;
   throw new DecorationError(
     where,
-    `@LongRunningTool must be put on a method that returns a Promise, not on a ${generator ? 'generator' : typeof method}`,
-    `declare it as "async ${methodName}(args: MyArgs, ctx: TaskContext): Promise<object>"`,
+    `@LongRunningTool must be put on a method that returns a Promise, ${problem}`,
+    `declare it "async ${methodName}(args: MyArgs, ctx: TaskContext): Promise<object>" so its body runs ` +
+      'in the background; a method that returns a Promise without async is accepted when its return ' +
+      'type is declared Promise<...>',
   );
 }
 

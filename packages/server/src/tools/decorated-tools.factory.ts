@@ -65,6 +65,7 @@ export function plainTool(definition: PlainToolDefinition, deps: PlainToolDeps):
   const method = methodOf(deps.instance, definition.methodName);
   const logger = deps.logger.child({ tool: definition.name });
   const output = toolOutput(definition, deps.schemas, logger);
+  const where = `${deps.instance.constructor.name}.${definition.methodName}`;
   return {
     ...listing(definition, deps.schemas.build(definition.dto)),
     ...(output.outputSchema ? { outputSchema: output.outputSchema } : {}),
@@ -82,7 +83,7 @@ export function plainTool(definition: PlainToolDefinition, deps: PlainToolDeps):
         const result = definition.kit
           ? method.call(deps.instance, args, context, call)
           : method.call(deps.instance, args, context);
-        return await output.check(normalizeToolResult(await result));
+        return await output.check(normalizeToolResult(await result, where));
       } catch (err) {
         return errorResult(definition.name, err, logger);
       }

@@ -1,7 +1,7 @@
 import { IsString } from 'class-validator';
 import { type JsonObject, type TaskContext } from '@robot-mcp-kit/core';
-import { CapabilityServer, LongRunningTool } from '@robot-mcp-kit/server';
-import { connect, type Harness, until } from '../fixtures/harness.js';
+import { bootstrap, CapabilityServer, LongRunningTool } from '@robot-mcp-kit/server';
+import { connect, type Harness } from '../fixtures/harness.js';
 
 class GoalArgs {
   @IsString()
@@ -36,12 +36,6 @@ class PromiseServer {
   async wrapped(args: GoalArgs, ctx: TaskContext): Promise<JsonObject> {
     await ctx.sleep(10);
     return { wrapped: args.goal };
-  }
-
-  /** Declared without `async` and returns a plain object: a mistake found at call time. */
-  @LongRunningTool({ description: 'Returns a plain object' })
-  sync(args: GoalArgs, _ctx: TaskContext): JsonObject {
-    return { blocked: args.goal };
   }
 }
 
@@ -80,15 +74,29 @@ describe('@LongRunningTool accepts any method that returns a Promise', () => {
     expect(counter.calls).toBe(before + 1);
   });
 
-  it('fails the task with the fix when the method returned no Promise', async () => {
-    h = await connect(PromiseServer);
-    const info = await run('sync');
-    expect(info.state).toBe('failed');
-    const failure = info.failure as { error_code: string; message: string; recoverable: boolean };
-    expect(failure.error_code).toBe('NOT_A_PROMISE');
-    expect(failure.message).toContain('sync returned object, not a Promise');
-    expect(failure.message).toContain('async sync(args, ctx)');
-    expect(failure.recoverable).toBe(false);
-    await until(() => h!.events().some((e) => e.type === 'task_failed'), 15_000);
+  it('refuses at bootstrap a method that is not async and not declared to return a Promise', () => {
+    @CapabilityServer({ name: 'typed', version: '1.0.0' })
+    class Typed {
+      /** Declared without `async`, returning a plain object. */
+      @LongRunningTool({ description: 'Returns a plain object' })
+      sync(args: GoalArgs, _ctx: TaskContext): JsonObject {
+        return { blocked: args.goal };
+      }
+    }
+    expect(() => bootstrap(Typed, { env: {} })).toThrow(
+      /^Typed\.sync: @LongRunningTool must be put on a method that returns a Promise, but sync is not async and is declared to return Object\. Fix: declare it "async sync\(args: MyArgs, ctx: TaskContext\): Promise<object>" so its body runs in the background; a method that returns a Promise without async is accepted when its return type is declared Promise<\.\.\.>$/,
+    );
+
+    @CapabilityServer({ name: 'untyped', version: '1.0.0' })
+    class Untyped {
+      /** No return type and not async: nothing says it returns a Promise. */
+      @LongRunningTool({ description: 'No return type' })
+      later(args: GoalArgs, ctx: TaskContext) {
+        return ctx.sleep(1).then(() => ({ reached: args.goal }));
+      }
+    }
+    expect(() => bootstrap(Untyped, { env: {} })).toThrow(
+      /Untyped\.later: .*but later is not async and its return type is not declared Promise<\.\.\.>\. Fix: declare it "async later/,
+    );
   });
 });
