@@ -47,7 +47,7 @@ async function runRecipe(argv: string[]): Promise<string> {
   // In the repository, so that the client packages resolve from its node_modules.
   const file = join(ROOT, 'test', 'docs', `.client-2026-${process.pid}.mjs`);
   writeFileSync(file, block![1]!);
-  resources.onCleanup(() => rmSync(file, { force: true }));
+  resources.onCleanup(async () => rmSync(file, { force: true }));
   const child = resources.track(
     spawn(process.execPath, [file, info.url!, ...argv], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }),
   );
