@@ -19,7 +19,8 @@ export interface HttpSecurityOptions {
   allowedHosts?: readonly string[];
   /**
    * Extra `Origin` values accepted besides loopback origins, e.g. `https://console.example.org`;
-   * `*` accepts any origin. Requests without `Origin` (non-browser clients) pass. Variable
+   * `*` accepts any origin. Requests without `Origin` (non-browser clients) pass. These (not the
+   * loopback ones) are also the origins whose pages get CORS headers. Variable
    * `RMK_ALLOWED_ORIGINS` (comma-separated).
    */
   allowedOrigins?: readonly string[];
