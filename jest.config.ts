@@ -25,7 +25,7 @@ const workspaceSources: Record<string, string> = {
 export const PROCESS_SUITES = [
   '/test/generator\\.integration\\.test\\.ts$',
   '/test/demo\\.test\\.ts$',
-  '/test/reliability/(sigterm|stdin-eof|preempt-pipelined)\\.test\\.ts$',
+  '/test/reliability/(sigterm|stdin-eof|stdin-drain|preempt-pipelined)\\.test\\.ts$',
   '/test/(network|conformance)/[^/]+\\.test\\.ts$',
   '/examples/[^/]+/test/[^/]+\\.e2e\\.test\\.ts$',
   '/examples/[^/]+/test/transports\\.test\\.ts$',

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, RobotMcpKitError } from '@robot-mcp-kit/core';
+import { parseInteger } from '../features/feature-config.js';
 import { parseToolPatterns } from '../rules/tool-pattern.rules.js';
 import { bootstrap, type BootstrapOptions, type CapabilityServerClass } from './bootstrap.js';
 import { type ListenInfo, type RobotMcpApp } from './robot-mcp-app.js';
@@ -11,6 +12,27 @@ export interface RunServerOptions<T extends object> extends BootstrapOptions<T> 
   exit?: (code: number) => void;
   /** Command-line arguments to read flags from (default `process.argv.slice(2)`). */
   argv?: readonly string[];
+  /**
+   * Under stdio, how long running tasks may go on after stdin closed (the client quit) before the
+   * server cancels what is left and exits, in seconds: 0 (the default) cancels them at once, so an
+   * agent stops the robot by quitting. Variable `RMK_STDIO_DRAIN_S` (0 to 3600).
+   */
+  stdioDrainS?: number;
+}
+
+/** The most `stdioDrainS` / `RMK_STDIO_DRAIN_S` may say, in seconds. */
+export const MAX_STDIO_DRAIN_S = 3600;
+
+/**
+ * Reads `stdioDrainS` (wins) or `RMK_STDIO_DRAIN_S`: a whole number of seconds from 0 to 3600,
+ * default 0.
+ * @throws ConfigError naming the option or variable and the range
+ */
+export function resolveStdioDrainS(env: NodeJS.ProcessEnv, option?: number): number {
+  return parseInteger(
+    { option: 'stdioDrainS', value: option, variable: 'RMK_STDIO_DRAIN_S', raw: env.RMK_STDIO_DRAIN_S },
+    { min: 0, max: MAX_STDIO_DRAIN_S, fallback: 0, unit: 'seconds' },
+  );
 }
 
 /** What the command line of a server said. */
@@ -79,11 +101,14 @@ export async function runServer<T extends object>(
   const exit = options.exit ?? ((code: number) => process.exit(code));
   let app: RobotMcpApp;
   let info: ListenInfo;
+  let drainS = 0;
   try {
     const flags = parseServerArgs(options.argv ?? process.argv.slice(2));
     if (!options.logger) checkLogLevel(options.env ?? process.env);
+    drainS = resolveStdioDrainS(options.env ?? process.env, options.stdioDrainS);
+    const { stdioDrainS: _drain, exit: _exit, argv: _argv, ...bootstrapOptions } = options;
     app = bootstrap(ServerClass, {
-      ...options,
+      ...bootstrapOptions,
       ...(flags.readOnly ? { readOnly: true } : {}),
       ...(flags.allowTools ? { allowTools: flags.allowTools } : {}),
     });
@@ -122,10 +147,43 @@ export async function runServer<T extends object>(
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
   if (info.kind === 'stdio') {
-    process.stdin.once('end', () => stop('stdin closed'));
-    process.stdin.once('close', () => stop('stdin closed'));
+    let closed = false;
+    const stdinClosed = (): void => {
+      if (closed || stopping) return;
+      closed = true;
+      void drainTasks(app, drainS).then(() => stop('stdin closed'));
+    };
+    process.stdin.once('end', stdinClosed);
+    process.stdin.once('close', stdinClosed);
   }
   return { app, info };
+}
+
+/**
+ * After stdin closed with `drainS` > 0: takes no new task and lets the running ones finish (their
+ * events go out as usual) for at most `drainS` seconds; resolves when none runs or the time is up
+ * (the shutdown then cancels what is left). The timer is not unref'd: with stdin gone it is what
+ * keeps the process alive while the bodies' (unref'd) kit timers run.
+ */
+function drainTasks(app: RobotMcpApp, drainS: number): Promise<void> {
+  const running = app.taskManager.runningCount;
+  if (drainS <= 0 || running === 0) return Promise.resolve();
+  app.starter.stopIntake();
+  app.logger.info('stdin closed; letting running tasks finish before shutting down', {
+    running_tasks: running,
+    drain_s: drainS,
+  });
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      stopWatching();
+      resolve();
+    };
+    const timer = setTimeout(done, drainS * 1000);
+    const stopWatching = app.taskManager.onChange((change) => {
+      if (change.kind === 'finished' && app.taskManager.runningCount === 0) done();
+    });
+  });
 }
 
 /** One line for a start-up error: kit errors and a port in use with their fix, anything else with its stack. */
