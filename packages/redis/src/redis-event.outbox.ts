@@ -15,6 +15,8 @@ export { OUTBOX_GROUP } from './redis-outbox.stream.js';
 
 const CLAIM_PAGES_PER_TICK = 10;
 const WARN_EVERY_MS = 10_000;
+/** A clock further than this from Redis server time is warned about at start-up. */
+export const CLOCK_WARN_MS = 5000;
 
 /** Where one event of this replica is in the stream. */
 interface Owned {
@@ -57,6 +59,12 @@ export class RedisEventOutbox implements EventOutbox {
   private ticking: Promise<void> | undefined;
   private closed = false;
   private readonly lastWarnAt = new Map<string, number>();
+  /**
+   * This process's clock minus Redis server time (`TIME`), sampled at start and on every pass.
+   * Stored first-post times are Redis time, so a replica whose clock is off computes the age of a
+   * taken-over event (its retry window, its give-up deadline) right.
+   */
+  private clockOffsetMs = 0;
 
   /**
    * @param client a connected node-redis client (`disableOfflineQueue: true` and a command timeout
@@ -98,7 +106,7 @@ export class RedisEventOutbox implements EventOutbox {
     const eventId = record.event.event_id;
     const slot: Owned = {};
     this.owned.set(eventId, slot);
-    const write = this.stream.append(record);
+    const write = this.stream.append(this.stored(record));
     slot.writing = write.then(
       (id) => void (slot.id = id),
       () => undefined,
@@ -150,6 +158,13 @@ export class RedisEventOutbox implements EventOutbox {
     if (this.deliver) return;
     await this.connect?.(); // built by redisEventOutbox(): connects here, failing fast
     this.deliver = deliver;
+    await this.sampleClock();
+    if (Math.abs(this.clockOffsetMs) > CLOCK_WARN_MS) {
+      this.options.logger.warn(
+        "this replica's clock differs from Redis server time; the outbox reckons event ages on Redis time",
+        { clock_offset_ms: this.clockOffsetMs },
+      );
+    }
     await this.stream.createGroup();
     await this.takeOwnHistory();
     await this.takeOver();
@@ -183,6 +198,7 @@ export class RedisEventOutbox implements EventOutbox {
   private async pass(): Promise<void> {
     if (this.closed) return;
     try {
+      await this.sampleClock();
       await this.rewrite();
       for (const eventId of [...this.failedAcks]) await this.ack(eventId);
       await this.renew();
@@ -211,7 +227,7 @@ export class RedisEventOutbox implements EventOutbox {
       this.retry.remove(record.event.event_id);
       if (!slot || slot.id !== undefined) continue;
       try {
-        slot.id = await this.stream.append(record);
+        slot.id = await this.stream.append(this.stored(record));
         this.counts.appended += 1;
         // delivered while it was being written again: remove it at once
         if (this.owned.get(record.event.event_id) !== slot) await this.stream.remove(slot.id);
@@ -263,7 +279,8 @@ export class RedisEventOutbox implements EventOutbox {
       if (fields === undefined) await this.stream.remove(id); // deleted, still pending: forget it
       if (fields?.e === undefined || this.owned.has(fields.e)) continue;
       try {
-        taken.push(recordOf(fields));
+        const record = recordOf(fields);
+        taken.push({ ...record, postedAtMs: record.postedAtMs + this.clockOffsetMs });
       } catch (error) {
         this.warn('bad', 'error', 'outbox entry is not a valid event; removed', {
           id,
@@ -281,6 +298,22 @@ export class RedisEventOutbox implements EventOutbox {
       taken_over_so_far: this.counts.takenOver,
     });
     this.deliver?.(inSeqOrder(taken));
+  }
+
+  /** The record as stored: its first-post time on Redis server time. */
+  private stored(record: OutboxRecord): OutboxRecord {
+    return this.clockOffsetMs === 0
+      ? record
+      : { ...record, postedAtMs: record.postedAtMs - this.clockOffsetMs };
+  }
+
+  /** Samples this clock minus Redis server time (`TIME`), halfway through the round trip. */
+  private async sampleClock(): Promise<void> {
+    const before = Date.now();
+    const reply = (await this.client.sendCommand(['TIME'])) as [string, string];
+    const after = Date.now();
+    const redisMs = Number(reply[0]) * 1000 + Math.floor(Number(reply[1]) / 1000);
+    this.clockOffsetMs = Math.round((before + after) / 2 - redisMs);
   }
 
   /** Logs `message` at most once per 10 s per kind. */

@@ -1,0 +1,133 @@
+import { createServer, type Server } from 'node:http';
+import { type AddressInfo } from 'node:net';
+import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { parseTaskEvent, type TaskEvent, verify } from '@robot-mcp-kit/core';
+import { exitOf, Resources } from '../../../../test/support/processes.js';
+import { until, waitFor } from '../../../../test/support/until.js';
+import { connectAdmin } from '../redis-test.helpers.js';
+import {
+  connectClient,
+  dropPrefix,
+  REPLICA_SECRET,
+  requireReplicaBuilt,
+  startReplica,
+  startTask,
+  uniquePrefix,
+} from './store-replicas.helpers.js';
+
+const LEASE_MS = '900';
+/** 11 minutes: past the poster's 10-minute retry cap. */
+const AHEAD_MS = String(11 * 60_000);
+const TASKS = 3;
+
+/**
+ * An events endpoint that answers 503 while `down` and otherwise accepts what is signed with the
+ * secret, with a timestamp up to an hour off (the survivor signs on its wrong clock; an app that
+ * knows its robots' clocks are wrong widens `maxSkewS` the same way).
+ */
+class SkewTolerantReceiver {
+  down = false;
+  readonly refused: TaskEvent[] = [];
+  readonly accepted: TaskEvent[] = [];
+  private server: Server | undefined;
+
+  async start(): Promise<string> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        const event = parseTaskEvent(body);
+        if (this.down) {
+          this.refused.push(event);
+          res.writeHead(503).end();
+          return;
+        }
+        const signed = verify(
+          REPLICA_SECRET,
+          String(req.headers['x-rvc-timestamp']),
+          body,
+          String(req.headers['x-rvc-signature']),
+          { maxSkewS: 3600 },
+        );
+        if (signed) this.accepted.push(event);
+        res.writeHead(signed ? 200 : 401).end();
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/api/agent/events`;
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+describe('a survivor whose clock is wrong (real processes, real Redis)', () => {
+  const resources = new Resources();
+  const prefix = uniquePrefix();
+
+  beforeAll(() => requireReplicaBuilt());
+  afterEach(async () => {
+    await resources.cleanup();
+    await dropPrefix(prefix);
+  });
+
+  it('a survivor 11 min ahead delivers every taken-over event instead of giving them up, and warns of its offset', async () => {
+    const receiver = new SkewTolerantReceiver();
+    const callbackUrl = await receiver.start();
+    resources.onCleanup(() => receiver.close());
+    receiver.down = true; // A's events wait in its outbox
+    const env = { RMK_STORE_LEASE_MS: LEASE_MS };
+    const a = await startReplica(resources, {
+      prefix,
+      callbackUrl,
+      env: { ...env, RMK_REPLICA_ID: 'robot-a' },
+    });
+    const b = await startReplica(resources, {
+      prefix,
+      callbackUrl,
+      env: { ...env, RMK_REPLICA_ID: 'robot-b', TEST_ONLY_CLOCK_OFFSET_MS: AHEAD_MS },
+    });
+
+    const clientA = await connectClient(resources, a.url);
+    const taskIds: string[] = [];
+    for (let i = 0; i < TASKS; i += 1) taskIds.push(await startTask(clientA, 'hold'));
+    const tried = await waitFor(
+      "A's progress events refused by the receiver",
+      () => {
+        const refused = receiver.refused.filter((e) => taskIds.includes(e.task_id));
+        return new Set(refused.map((e) => e.task_id)).size === TASKS ? refused : undefined;
+      },
+      60_000,
+      a.exited,
+    );
+    // each of them durably written (in the outbox stream) before A dies
+    const admin = await connectAdmin();
+    try {
+      await until(
+        async () => (await admin.xLen(`${prefix}outbox:{burst}`)) >= TASKS,
+        "A's events in the outbox",
+      );
+    } finally {
+      await admin.close();
+    }
+    a.child.kill('SIGKILL');
+    await exitOf(a.child);
+    receiver.down = false;
+
+    // B takes A's events over (one lease later) and delivers them: none is given up as too old
+    const wanted = new Set(tried.map((e) => e.event_id));
+    await waitFor(
+      'every event A left behind, delivered by B',
+      () => [...wanted].every((id) => receiver.accepted.some((e) => e.event_id === id)),
+      120_000,
+      b.exited,
+    );
+    expect(b.stderr()).not.toMatch(/gave up/);
+    expect(b.stderr()).toMatch(/clock differs from Redis server time[^\n]*"clock_offset_ms":6\d{5}/);
+  }, 240_000);
+});
