@@ -23,7 +23,7 @@ async function serve(): Promise<{ rover: RoverServer; url: string }> {
   });
   const info = await app.listen({ kind: 'streamable-http', host: '127.0.0.1', port: 0 });
   resources.onCleanup(() => app.close({ timeoutMs: 500 }));
-  return { rover: app.instance, url: info.url! };
+  return { rover: app.instance as RoverServer, url: info.url! };
 }
 
 /** Opens every gate of the drive body as it comes, until the drive's 4 steps are through. */

@@ -20,7 +20,7 @@ afterEach(async () => {
 
 const OPTIONS = () => ({ env: {}, logger: new MemoryLogger(), eventTransport: new InMemoryEventTransport() });
 
-async function listening(): Promise<{ app: RobotMcpApp<RoverServer>; url: string }> {
+async function listening(): Promise<{ app: RobotMcpApp; url: string }> {
   const app = bootstrap(RoverServer, OPTIONS());
   const info = await app.listen({ kind: 'streamable-http', host: '127.0.0.1', port: 0 });
   cleanups.push(() => app.close({ timeoutMs: 500 }));
@@ -28,7 +28,7 @@ async function listening(): Promise<{ app: RobotMcpApp<RoverServer>; url: string
 }
 
 /** Each client calls a tool and parses the JSON text of its answer. */
-const CLIENTS: Record<string, () => Promise<{ app: RobotMcpApp<RoverServer>; call: CallJson }>> = {
+const CLIENTS: Record<string, () => Promise<{ app: RobotMcpApp; call: CallJson }>> = {
   'MCP 2026-07-28 over HTTP (each request a session of its own)': async () => {
     const { app, url } = await listening();
     const wire = new WireClient(url, false);
@@ -57,7 +57,7 @@ const CLIENTS: Record<string, () => Promise<{ app: RobotMcpApp<RoverServer>; cal
 describe.each(Object.keys(CLIENTS))('wait_for_event {task_id} without since, %s', (name) => {
   it("starts at the task's first entry: a trigger that fired while the agent was busy is found", async () => {
     const { app, call } = await CLIENTS[name]!();
-    const rover = app.instance;
+    const rover = app.instance as RoverServer;
     const feed = eventFeedOf(app)!;
     const started = await call('drive', {
       distance_m: 1,
