@@ -63,3 +63,54 @@ describe('stdio: the first line decides the protocol generation (built sleeper)'
     expect(client.getServerCapabilities()?.tasks).toBeDefined();
   }, 60_000);
 });
+
+describe("stdio: wait_for_event {task_id} without since starts at the task's first entry (built sleeper)", () => {
+  type CallJson = (name: string, args: Record<string, unknown>) => Promise<Record<string, unknown>>;
+
+  async function modern(): Promise<CallJson> {
+    const client = new ModernClient(
+      { name: 'modern-wait', version: '1' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await client.connect(new ModernStdioTransport({ command: process.execPath, args: [SLEEPER], env: ENV }));
+    cleanups.push(() => client.close());
+    return async (name, args) => JSON.parse(textOf(await client.callTool({ name, arguments: args })));
+  }
+
+  async function legacy(): Promise<CallJson> {
+    const client = new Client({ name: 'legacy-wait', version: '1' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [SLEEPER], env: ENV }));
+    cleanups.push(() => client.close());
+    return async (name, args) => JSON.parse(textOf(await client.callTool({ name, arguments: args })));
+  }
+
+  it.each([
+    ['2026-07-28', modern],
+    ['2025-11-25', legacy],
+  ])(
+    '%s: a trigger that fired before the wait is found',
+    async (_era, connect) => {
+      const call = await connect();
+      const started = await call('sleep_task', {
+        duration_s: 1.5,
+        triggers: [{ type: 'progress_above', percent: 1 }],
+      });
+      const taskId = started.task_id as string;
+      expect(typeof started.feed_cursor).toBe('number');
+      // a first wait (on 2025 it may use up the session's start cursor), then the task ends
+      expect(
+        await call('wait_for_event', { task_id: taskId, type: 'progress', timeout_s: 10 }),
+      ).toMatchObject({
+        timeout: false,
+      });
+      await until(async () => (await call('get_task', { task_id: taskId })).state === 'succeeded', 30_000);
+      expect(
+        await call('wait_for_event', { task_id: taskId, type: 'progress_above', timeout_s: 1 }),
+      ).toMatchObject({
+        timeout: false,
+        entry: { kind: 'event', event: { task_id: taskId, type: 'trigger_fired' } },
+      });
+    },
+    60_000,
+  );
+});
