@@ -42,6 +42,7 @@ export const TASK_INFO_SCHEMA: JsonSchema = {
     failure: nullable(TASK_FAILURE),
     body_running: { const: true },
     overran_grace: { const: true },
+    feed_cursor: { type: 'integer' },
   },
   required: ['task_id', 'server', 'tool', 'state', 'created_at', 'updated_at'],
 };
