@@ -1,8 +1,25 @@
 import { type AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { type Logger, type TaskChange, type TaskManager } from '@robot-mcp-kit/core';
+import { ANONYMOUS_SCOPE, type Logger, type TaskChange, type TaskManager } from '@robot-mcp-kit/core';
 
 /** Owners of finished tasks remembered, at most this many (oldest forgotten first). */
 export const MAX_FINISHED_OWNERS = 10_000;
+
+/**
+ * The scope of a principal: the principal itself, or {@link ANONYMOUS_SCOPE} without authentication.
+ * A task's scope is its starter's (the `scope` of its task store record); a caller's is its session's.
+ */
+export function scopeOf(principal: string | undefined): string {
+  return principal ?? ANONYMOUS_SCOPE;
+}
+
+/**
+ * THE rule of who may see, list and cancel a task — on every replica and every surface (get_task,
+ * list_tasks, cancel_task, `tasks://` resources, the 2026 tasks extension; SEP-1686 `tasks/*` narrow
+ * it further to the creating session): a caller may iff its scope is the task's scope.
+ */
+export function mayAccess(callerScope: string, taskScope: string): boolean {
+  return callerScope === taskScope;
+}
 
 /** Who started a task: the session it came in on and that session's principal, if it authenticated. */
 export interface TaskOwner {
@@ -40,6 +57,24 @@ export class TaskOwners {
   /** The principal bound to a session, if it authenticated. */
   ofSession(sessionId: string): string | undefined {
     return this.sessions.get(sessionId);
+  }
+
+  /** The scope of a session's requests ({@link scopeOf} its principal). */
+  scopeOfSession(sessionId: string): string {
+    return scopeOf(this.ofSession(sessionId));
+  }
+
+  /**
+   * The scope of a task of this replica, as its store record says: {@link scopeOf} its starter's
+   * principal (a task started without one, or forgotten, is anonymous).
+   */
+  scopeOfTask(taskId: string): string {
+    return scopeOf(this.ofTask(taskId));
+  }
+
+  /** Whether a caller in `callerScope` may see and cancel this replica's task ({@link mayAccess}). */
+  allows(callerScope: string, taskId: string): boolean {
+    return mayAccess(callerScope, this.scopeOfTask(taskId));
   }
 
   forgetSession(sessionId: string): void {

@@ -195,7 +195,7 @@ function composeTools(ctx: FeatureContext, contributions: readonly FeatureContri
       triggerTypes,
       logger,
     }),
-    ...createReconciliationTools(taskManager, schemas, ctx.stored),
+    ...createReconciliationTools(taskManager, schemas, ctx.stored, ctx.owners),
     ...contributions.flatMap((contribution) => contribution.tools ?? []),
   ];
   for (const { filterTools } of contributions) if (filterTools) tools = filterTools(tools);

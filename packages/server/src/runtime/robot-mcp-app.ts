@@ -3,7 +3,6 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { type Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  ANONYMOUS_SCOPE,
   type Clock,
   type EventPoster,
   type FlushReport,
@@ -118,7 +117,6 @@ export class RobotMcpApp {
     this.env = parts.env;
     this.clock = parts.clock;
     this.stored = parts.stored;
-    if (this.stored) this.stored.scopeOfSession = (id) => this.owners.ofSession(id) ?? ANONYMOUS_SCOPE;
   }
 
   get name(): string {

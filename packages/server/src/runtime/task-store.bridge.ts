@@ -14,6 +14,7 @@ import {
   type TaskStore,
 } from '@robot-mcp-kit/core';
 import { randomUUID } from 'node:crypto';
+import { mayAccess, scopeOf } from '../auth/task-owners.js';
 import { type TaskStarter } from '../tools/task-starter.js';
 
 /** First pause before a failed store write is retried; doubles up to {@link MAX_RETRY_MS}. */
@@ -58,8 +59,6 @@ export class TaskStoreBridge {
   private readonly stops: (() => void)[] = [];
   private failedWrites = 0;
   private clashes = 0;
-  /** The scope (principal) of a session, for reads (list/get); the app binds it to its task owners. */
-  scopeOfSession: (sessionId: string) => string = () => ANONYMOUS_SCOPE;
 
   constructor(private readonly parts: TaskStoreBridgeParts) {}
 
@@ -166,9 +165,10 @@ export class TaskStoreBridge {
     );
   }
 
-  /** A task of another replica in `scope`, or undefined. */
+  /** A stored task `scope` may see ({@link mayAccess} its record's scope), or undefined. */
   async get(scope: string, taskId: string): Promise<StoredTask | undefined> {
-    return this.store ? this.store.get(scope, taskId) : undefined;
+    const entry = this.store ? await this.store.get(scope, taskId) : undefined;
+    return entry && mayAccess(scope, entry.scope) ? entry : undefined;
   }
 
   /**
@@ -199,12 +199,14 @@ export class TaskStoreBridge {
   }
 
   /**
-   * This replica's tasks and the stored ones of other replicas in `scope`, in creation order (a
-   * stored task that cannot be read is left out, with a warning).
+   * The tasks `scope` may see: this replica's that `allows` (the one rule, `TaskOwners.allows`) and
+   * the stored ones of `scope`, in creation order (a stored task that cannot be read is left out,
+   * with a warning). A task of this replica it does not allow (a relayed task of a lost replica) is
+   * read from the store, whose record names its scope.
    */
-  async tasksOf(scope: string): Promise<TaskInfo[]> {
+  async tasksOf(scope: string, allows: (taskId: string) => boolean): Promise<TaskInfo[]> {
     const { taskManager, logger } = this.parts;
-    const local = taskManager.list();
+    const local = taskManager.list().filter((t) => allows(t.task_id));
     const known = new Set(local.map((t) => t.task_id));
     const all = [...local];
     for (const entry of await this.list(scope)) {
@@ -221,9 +223,10 @@ export class TaskStoreBridge {
     return all.sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
   }
 
-  /** The tasks of `scope` on every replica. */
+  /** The stored tasks of every replica `scope` may see ({@link mayAccess}). */
   async list(scope: string): Promise<StoredTask[]> {
-    return this.store ? this.store.list(scope) : [];
+    const entries = this.store ? await this.store.list(scope) : [];
+    return entries.filter((entry) => mayAccess(scope, entry.scope));
   }
 
   /**
@@ -260,8 +263,7 @@ export class TaskStoreBridge {
     if (change.relayed) return; // another replica's task: its record is the store's already
     if (change.event) this.seqs.set(change.taskId, change.event.seq);
     // the scope of a task is its starter's principal, from the origin on `started`
-    if (change.kind === 'started')
-      this.scopes.set(change.taskId, change.origin?.principal ?? ANONYMOUS_SCOPE);
+    if (change.kind === 'started') this.scopes.set(change.taskId, scopeOf(change.origin?.principal));
     this.schedule(change.taskId, change.task.toJSON());
     if (change.kind !== 'finished') return;
     const { taskId } = change;

@@ -5,16 +5,11 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import {
-  ANONYMOUS_SCOPE,
-  parseTaskInfo,
-  type StoredTask,
-  type TaskInfo,
-  type TaskManager,
-} from '@robot-mcp-kit/core';
+import { parseTaskInfo, type StoredTask, type TaskInfo, type TaskManager } from '@robot-mcp-kit/core';
 import { z } from 'zod';
 import { taskPayloadResult } from '../features/native-tasks/task-payload.builder.js';
 import { statusMessageOf } from '../features/native-tasks/task-status.mapper.js';
+import { scopeOf } from '../auth/task-owners.js';
 import { type ExtensionTaskEntry, type ExtensionTaskIndex } from './extension-task.index.js';
 import { type TaskStoreBridge } from './task-store.bridge.js';
 
@@ -140,7 +135,7 @@ export class TasksExtension {
   private async lookupElsewhere(handle: string, ctx: ServerContext): Promise<FoundTask | undefined> {
     if (!this.stored?.active) return undefined;
     const principal = principalOf(ctx);
-    const stored = await this.stored.getByAlias(principal ?? ANONYMOUS_SCOPE, handle);
+    const stored = await this.stored.getByAlias(scopeOf(principal), handle);
     if (!stored) return undefined;
     const info = parseTaskInfo(JSON.stringify(stored.task)); // a value of any realm
     const entry: ExtensionTaskEntry = {

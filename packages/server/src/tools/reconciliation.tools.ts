@@ -10,10 +10,18 @@ import {
   Min,
 } from '@robot-mcp-kit/core/dto';
 import { JSONSchema } from '../schema/json-schema.decorator.js';
-import { type StoredTask, TASK_STATES, type TaskManager, type TaskState } from '@robot-mcp-kit/core';
+import {
+  ANONYMOUS_SCOPE,
+  type StoredTask,
+  TASK_STATES,
+  type TaskInfo,
+  type TaskManager,
+  type TaskState,
+} from '@robot-mcp-kit/core';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Tool } from '../decorators/tool.decorator.js';
 import { type DtoSchemaBuilder } from '../schema/dto-schema.js';
+import { type TaskOwners } from '../auth/task-owners.js';
 import { type TaskStoreBridge } from '../runtime/task-store.bridge.js';
 import { type ToolCallContext } from './decorated-tools.factory.js';
 import { createKitTools, kitJsonResult } from './kit-tools.factory.js';
@@ -86,12 +94,15 @@ const LIST_TASKS =
  * The reconciliation tools of spec §3.3 — `get_task`, `cancel_task`, `list_tasks` — returning JSON
  * strings exactly as the spec defines them, declared with `@Tool` like an author's tools. With a task
  * store (`RMK_STORE`) they answer from this replica's TaskManager first and from the store for the
- * tasks of other replicas (same principal).
+ * tasks of other replicas. Every replica applies the one rule of who may see, list and cancel a task
+ * (`mayAccess` in auth/task-owners.ts: the caller's principal is the task's, or both anonymous), so
+ * the answer never depends on the replica asked.
  */
 export class ReconciliationTools {
   constructor(
     private readonly taskManager: TaskManager,
     private readonly stored?: TaskStoreBridge,
+    private readonly owners?: Pick<TaskOwners, 'scopeOfSession' | 'allows'>,
   ) {}
 
   @Tool({
@@ -103,7 +114,7 @@ export class ReconciliationTools {
   getTask(args: GetTaskArgs, _ctx: ToolCallContext, call: ToolCall): Promise<CallToolResult> {
     return kitToolResult(async () =>
       kitJsonResult(
-        this.taskManager.get(args.task_id)?.toJSON() ??
+        this.local(call, args.task_id)?.toJSON() ??
           (await this.remote(call, args.task_id))?.task ?? { error: 'not_found' },
       ),
     );
@@ -123,7 +134,7 @@ export class ReconciliationTools {
   })
   cancelTask(args: CancelTaskArgs, _ctx: ToolCallContext, call: ToolCall): Promise<CallToolResult> {
     return kitToolResult(async () => {
-      const info = await this.taskManager.cancel(args.task_id);
+      const info = this.local(call, args.task_id) && (await this.taskManager.cancel(args.task_id));
       if (!info) return kitJsonResult(await this.cancelRemote(await this.remote(call, args.task_id)));
       // A cancelled task whose body has not stopped says so (docs/core.md, "Cancellation").
       const { body_running, overran_grace } = info.toJSON();
@@ -144,7 +155,12 @@ export class ReconciliationTools {
   listTasks(args: ListTasksArgs, _ctx: ToolCallContext, call: ToolCall): Promise<CallToolResult> {
     return kitToolResult(async () => {
       const { stored, taskManager } = this;
-      const page = pageOfTasks(stored?.active ? await stored.tasksOf(this.scopeOf(call)) : taskManager, {
+      const scope = this.scopeOf(call);
+      const allows = (taskId: string): boolean => this.owners?.allows(scope, taskId) ?? true;
+      const tasks = stored?.active
+        ? await stored.tasksOf(scope, allows)
+        : taskManager.list().filter((t) => allows(t.task_id));
+      const page = pageOfTasks(tasks, {
         states: args.states ?? undefined,
         limit: args.limit ?? Infinity,
         cursor: args.cursor ?? undefined,
@@ -155,7 +171,13 @@ export class ReconciliationTools {
   }
 
   private scopeOf(call: ToolCall): string {
-    return this.stored?.scopeOfSession(call.session.id) ?? '';
+    return this.owners?.scopeOfSession(call.session.id) ?? ANONYMOUS_SCOPE;
+  }
+
+  /** This replica's task, if the caller may see it (else the store is asked: a relayed task). */
+  private local(call: ToolCall, taskId: string): TaskInfo | undefined {
+    const info = this.taskManager.get(taskId);
+    return info && (this.owners?.allows(this.scopeOf(call), taskId) ?? true) ? info : undefined;
   }
 
   private async remote(call: ToolCall, taskId: string): Promise<StoredTask | undefined> {
@@ -179,8 +201,9 @@ export function createReconciliationTools(
   taskManager: TaskManager,
   schemas: DtoSchemaBuilder,
   stored?: TaskStoreBridge,
+  owners?: Pick<TaskOwners, 'scopeOfSession' | 'allows'>,
 ): RegisteredTool[] {
-  return createKitTools(new ReconciliationTools(taskManager, stored), {
+  return createKitTools(new ReconciliationTools(taskManager, stored, owners), {
     schemas,
     taskManager,
     logger: taskManager.logger,

@@ -1,5 +1,6 @@
 import { shortText, type TaskInfo, type TaskInfoJson, type TaskManager } from '@robot-mcp-kit/core';
 import { type TaskStoreBridge } from '../../runtime/task-store.bridge.js';
+import { type TaskOwners } from '../../auth/task-owners.js';
 
 /** The running tasks: `{"tasks": [TaskInfo, ...]}`. */
 export const RUNNING_TASKS_URI = 'tasks://running';
@@ -49,13 +50,15 @@ const TASK_DESCRIPTION =
  * the 2026-07-28 per-request server install them with their own SDK's handlers): what resources/list
  * and resources/templates/list answer, what a URI reads, and the error text of an unknown URI.
  *
- * A `scope` (the principal of a 2025 session) reads other replicas' tasks from the task store when
- * one is configured; without it only this replica's tasks are seen.
+ * A `scope` (of a 2025 session's principal) sees only the tasks the one rule allows it
+ * (`TaskOwners.allows`, on every replica the same), and reads other replicas' tasks of that scope
+ * from the task store when one is configured; without a scope every task of this replica is seen.
  */
 export class TaskResourceCatalog {
   constructor(
     private readonly taskManager: TaskManager,
     private readonly stored?: TaskStoreBridge,
+    private readonly owners?: Pick<TaskOwners, 'allows'>,
   ) {}
 
   /**
@@ -104,15 +107,15 @@ export class TaskResourceCatalog {
     }
     const taskId = taskIdOf(uri);
     if (taskId === undefined) return undefined;
-    const info = this.taskManager.get(taskId)?.toJSON() ?? (await this.remote(taskId, scope));
+    const info = this.local(taskId, scope)?.toJSON() ?? (await this.remote(taskId, scope));
     return info ? json(uri, info) : undefined;
   }
 
   /** Whether `uri` names a resource of this replica (what a 2025 client may subscribe to). */
-  exists(uri: string): boolean {
+  exists(uri: string, scope?: string): boolean {
     if (uri === RUNNING_TASKS_URI) return true;
     const taskId = taskIdOf(uri);
-    return taskId !== undefined && this.taskManager.get(taskId) !== undefined;
+    return taskId !== undefined && this.local(taskId, scope) !== undefined;
   }
 
   /** The message of the error answering an unknown or foreign URI (each leg's SDK error carries it). */
@@ -121,8 +124,17 @@ export class TaskResourceCatalog {
   }
 
   private async tasks(scope: string | undefined): Promise<TaskInfo[]> {
-    if (scope === undefined || !this.stored?.active) return this.taskManager.list();
-    return this.stored.tasksOf(scope);
+    if (scope === undefined) return this.taskManager.list();
+    const allows = (taskId: string): boolean => this.owners?.allows(scope, taskId) ?? true;
+    if (!this.stored?.active) return this.taskManager.list().filter((t) => allows(t.task_id));
+    return this.stored.tasksOf(scope, allows);
+  }
+
+  /** This replica's task, if `scope` may see it (any, without a scope). */
+  private local(taskId: string, scope: string | undefined): TaskInfo | undefined {
+    const info = this.taskManager.get(taskId);
+    if (!info || scope === undefined) return info;
+    return (this.owners?.allows(scope, taskId) ?? true) ? info : undefined;
   }
 
   private async remote(taskId: string, scope: string | undefined): Promise<TaskInfoJson | undefined> {

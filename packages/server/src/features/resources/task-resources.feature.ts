@@ -5,6 +5,7 @@ import { type Feature } from '../../runtime/feature.types.js';
 import { type AppExtension } from '../../runtime/robot-mcp-app.js';
 import { type SessionContext } from '../../tools/registered-tool.js';
 import { type TaskStoreBridge } from '../../runtime/task-store.bridge.js';
+import { type TaskOwners } from '../../auth/task-owners.js';
 import { parseInteger } from '../feature-config.js';
 import { type TaskResourcesOptions } from './task-resources.options.js';
 import { RUNNING_TASKS_URI, TaskResourceCatalog, taskUri } from './task-resources.catalog.js';
@@ -41,10 +42,12 @@ export class TaskResourceHub {
     clock: Clock,
     intervalMs: number,
     private readonly logger: Logger,
+    /** Who may see which task (the one rule, every replica the same). */
+    private readonly owners: Pick<TaskOwners, 'allows' | 'scopeOfSession'>,
     /** With a task store (`RMK_STORE`): reads `tasks://<id>` of other replicas. */
-    private readonly stored?: TaskStoreBridge,
+    stored?: TaskStoreBridge,
   ) {
-    this.catalog = new TaskResourceCatalog(taskManager, stored);
+    this.catalog = new TaskResourceCatalog(taskManager, stored, owners);
     this.coalescer = new UpdateCoalescer(intervalMs, clock, (uri) => this.announce(uri));
     this.stop = taskManager.onChange((change) => {
       if (this.subscribers.size === 0) return;
@@ -60,12 +63,12 @@ export class TaskResourceHub {
   install(server: Server, session: SessionContext): void {
     const subscriber: Subscriber = { server, uris: new Set() };
     this.subscribers.set(session, subscriber);
-    const { stored } = this;
-    installLegacyTaskResources(server, this.catalog, () => stored?.scopeOfSession(session.id));
+    const scope = (): string => this.owners.scopeOfSession(session.id);
+    installLegacyTaskResources(server, this.catalog, scope);
     server.registerCapabilities({ resources: { subscribe: true } });
     server.setRequestHandler(SubscribeRequestSchema, (request) => {
       const { uri } = request.params;
-      if (!this.catalog.exists(uri)) throw legacyNotFound(this.catalog, uri);
+      if (!this.catalog.exists(uri, scope())) throw legacyNotFound(this.catalog, uri);
       subscriber.uris.add(uri);
       return {};
     });
@@ -154,6 +157,7 @@ export function taskResourcesFeature(options: TaskResourcesOptions = {}): Featur
         ctx.clock,
         intervalMs,
         ctx.logger.child({ component: 'task-resources' }),
+        ctx.owners,
         ctx.stored,
       );
       const extension: TaskResourcesExtension = {
