@@ -53,6 +53,7 @@ export class RedisEventOutbox implements EventOutbox {
     ackErrors: 0,
     takenOver: 0,
     redisErrors: 0,
+    refusedUnauthentic: 0,
   };
   private deliver: ((records: readonly OutboxRecord[]) => void) | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -278,6 +279,7 @@ export class RedisEventOutbox implements EventOutbox {
     for (const { id, fields } of entries) {
       if (fields === undefined) await this.stream.remove(id); // deleted, still pending: forget it
       if (fields?.e === undefined || this.owned.has(fields.e)) continue;
+      if (!(await this.authentic(id, fields))) continue;
       try {
         const record = recordOf(fields);
         taken.push({ ...record, postedAtMs: record.postedAtMs + this.clockOffsetMs });
@@ -298,6 +300,30 @@ export class RedisEventOutbox implements EventOutbox {
       taken_over_so_far: this.counts.takenOver,
     });
     this.deliver?.(inSeqOrder(taken));
+  }
+
+  /**
+   * Whether a taken-over entry carries a valid MAC; one that does not (written without the secret,
+   * or before store MACs) is removed, counted and logged, and never delivered.
+   */
+  private async authentic(id: string, fields: Record<string, string>): Promise<boolean> {
+    const refused = this.stream.refusalOf(fields);
+    if (refused === undefined) return true;
+    this.counts.refusedUnauthentic += 1;
+    this.warn(
+      `unauthentic-${refused}`,
+      'error',
+      'outbox entry without a valid MAC (not written by a replica with the event secret); removed, not delivered',
+      {
+        id,
+        event_id: fields.e,
+        task_id: fields.t,
+        reason: refused,
+        refused_so_far: this.counts.refusedUnauthentic,
+      },
+    );
+    await this.stream.remove(id);
+    return false;
   }
 
   /** The record as stored: its first-post time on Redis server time. */

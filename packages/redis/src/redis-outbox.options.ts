@@ -1,5 +1,6 @@
 import { ConfigError, type Logger, silentLogger } from '@robot-mcp-kit/core';
 import { positiveInteger, keyPrefixOption } from './redis-connection.js';
+import { StoreContentsMac } from './store-contents.mac.js';
 
 /** Default key prefix of the outbox streams: `rmk:outbox:{<server name>}`. */
 export const DEFAULT_OUTBOX_KEY_PREFIX = 'rmk:outbox:';
@@ -34,6 +35,12 @@ export interface RedisEventOutboxOptions {
   readonly maxBytes?: number;
   /** Most bytes of events whose write failed (Redis down) kept in memory to write again (default 16 MiB). */
   readonly maxRetryBytes?: number;
+  /**
+   * The event secret (`RVC_EVENT_SECRET`): each entry carries a MAC under a key derived from it,
+   * and an entry without a valid one is never delivered (dropped, counted, logged). Left out:
+   * entries are not authenticated (anyone who can write to Redis can add events).
+   */
+  readonly secret?: string;
   readonly logger?: Logger;
 }
 
@@ -47,6 +54,7 @@ export interface ResolvedRedisEventOutboxOptions {
   readonly maxEntries: number;
   readonly maxBytes: number;
   readonly maxRetryBytes: number;
+  readonly mac: StoreContentsMac;
   readonly logger: Logger;
 }
 
@@ -68,6 +76,7 @@ export function resolveRedisEventOutboxOptions(
     maxEntries: positiveInteger('maxEntries', options.maxEntries, DEFAULT_OUTBOX_MAX_ENTRIES),
     maxBytes: positiveInteger('maxBytes', options.maxBytes, DEFAULT_OUTBOX_MAX_BYTES),
     maxRetryBytes: positiveInteger('maxRetryBytes', options.maxRetryBytes, DEFAULT_OUTBOX_RETRY_BYTES),
+    mac: StoreContentsMac.from(options.secret),
     logger: (options.logger ?? silentLogger).child({
       component: 'redis-event-outbox',
       stream,

@@ -3,7 +3,7 @@
  * the consumer group (so that it is never unowned: a dead replica's events are claimable at once
  * after the idle time). Refuses (no trimming of undelivered events) past the entry or byte cap.
  * KEYS: stream, byte counter. ARGV: group, consumer, maxEntries, maxBytes, event_id, task_id,
- * seq, posted_at_ms, body. Returns {'ok', id} or {'full', 'entries' | 'bytes'}.
+ * seq, posted_at_ms, body, mac (see store-contents.mac.ts). Returns {'ok', id} or {'full', 'entries' | 'bytes'}.
  */
 export const APPEND_SCRIPT = `
 -- the group may be gone (Redis restarted without persistence): create it, else BUSYGROUP (ignored)
@@ -12,7 +12,7 @@ local n = string.len(ARGV[9])
 if redis.call('XLEN', KEYS[1]) >= tonumber(ARGV[3]) then return {'full', 'entries'} end
 local used = tonumber(redis.call('GET', KEYS[2]) or '0')
 if used + n > tonumber(ARGV[4]) then return {'full', 'bytes'} end
-local id = redis.call('XADD', KEYS[1], '*', 'e', ARGV[5], 't', ARGV[6], 's', ARGV[7], 'p', ARGV[8], 'n', n, 'b', ARGV[9])
+local id = redis.call('XADD', KEYS[1], '*', 'e', ARGV[5], 't', ARGV[6], 's', ARGV[7], 'p', ARGV[8], 'n', n, 'b', ARGV[9], 'm', ARGV[10])
 redis.call('INCRBY', KEYS[2], n)
 for _ = 1, 1000 do
   local read = redis.call('XREADGROUP', 'GROUP', ARGV[1], ARGV[2], 'COUNT', 100, 'STREAMS', KEYS[1], '>')

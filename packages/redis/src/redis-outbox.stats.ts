@@ -16,4 +16,6 @@ export interface RedisEventOutboxStats {
   readonly takenOver: number;
   /** Background passes (renewal, takeover, rewrites) that failed on a Redis error. */
   readonly redisErrors: number;
+  /** Entries taken over without a valid MAC (forged through Redis, or from before store MACs): removed, never delivered. */
+  readonly refusedUnauthentic: number;
 }

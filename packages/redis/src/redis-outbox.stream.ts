@@ -3,6 +3,18 @@ import { entriesOf, errorText, type StreamEntry } from './redis-outbox.entries.j
 import { type ResolvedRedisEventOutboxOptions } from './redis-outbox.options.js';
 import { ACK_SCRIPT, APPEND_SCRIPT } from './redis-outbox.scripts.js';
 import { type RedisClient } from './redis-connection.js';
+import { type Refusal } from './store-contents.mac.js';
+
+/** The fields of an entry a MAC covers: event_id, task_id, seq, first-post time, body. */
+function entryFields(
+  eventId: string,
+  taskId: string,
+  seq: number,
+  postedAtMs: number,
+  body: string,
+): string[] {
+  return [eventId, taskId, String(seq), String(Math.floor(postedAtMs)), body];
+}
 
 /** The consumer group of the posters of one server name. */
 export const OUTBOX_GROUP = 'posters';
@@ -28,8 +40,9 @@ export class RedisOutboxStream {
    * entry and byte caps. Returns the entry id. @throws OutboxFullError at a cap.
    */
   async append(record: OutboxRecord): Promise<string> {
-    const { stream, bytesKey, replicaId, maxEntries, maxBytes } = this.options;
+    const { stream, bytesKey, replicaId, maxEntries, maxBytes, mac } = this.options;
     const { event } = record;
+    const fields = entryFields(event.event_id, event.task_id, event.seq, record.postedAtMs, record.body);
     const reply = (await this.client.eval(APPEND_SCRIPT, {
       keys: [stream, bytesKey],
       arguments: [
@@ -37,11 +50,8 @@ export class RedisOutboxStream {
         replicaId,
         String(maxEntries),
         String(maxBytes),
-        event.event_id,
-        event.task_id,
-        String(event.seq),
-        String(Math.floor(record.postedAtMs)),
-        record.body,
+        ...fields,
+        mac.sign([stream, ...fields]),
       ],
     })) as [string, string];
     if (reply[0] === 'ok') return reply[1];
@@ -49,6 +59,17 @@ export class RedisOutboxStream {
     throw new OutboxFullError(
       `event outbox ${stream} is full (${cap}): new events are not stored durably until delivered ones are removed (they still go out from memory); raise the cap or fix the receiver`,
     );
+  }
+
+  /**
+   * Undefined when a read entry carries the MAC of its fields under this stream's key (or entries
+   * are not authenticated), else why it is refused: such an entry is never delivered.
+   */
+  refusalOf(fields: Record<string, string>): Refusal | undefined {
+    const { e, t, s, p, b } = fields;
+    const signed = [e, t, s, p, b].every((f) => f !== undefined);
+    const parts = signed ? [this.options.stream, e!, t!, s!, p!, b!] : [];
+    return this.options.mac.check(parts, signed ? fields.m : undefined);
   }
 
   /** XACK + XDEL of one entry, and its bytes off the counter (one script). */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConfigError, type Logger, silentLogger } from '@robot-mcp-kit/core';
 import { positiveOption, keyPrefixOption } from './redis-connection.js';
+import { StoreContentsMac } from './store-contents.mac.js';
 
 /** Default key prefix of the task store: every key starts with it. */
 export const DEFAULT_TASK_KEY_PREFIX = 'rmk:tasks:';
@@ -24,6 +25,12 @@ export interface RedisTaskStoreOptions {
   readonly sweepEveryMs?: number;
   /** This replica's id (default a random UUID per process). */
   readonly replicaId?: string;
+  /**
+   * The event secret (`RVC_EVENT_SECRET`): each task record carries a MAC under a key derived from
+   * it, and a record without a valid one is ignored (not answered, not failed as `REPLICA_LOST`;
+   * counted, logged). Left out: records are not authenticated.
+   */
+  readonly secret?: string;
   readonly logger?: Logger;
 }
 
@@ -35,6 +42,7 @@ export interface ResolvedRedisTaskStoreOptions {
   readonly renewEveryMs: number;
   readonly sweepEveryMs: number;
   readonly replicaId: string;
+  readonly mac: StoreContentsMac;
   readonly logger: Logger;
 }
 
@@ -58,6 +66,7 @@ export function resolveRedisTaskStoreOptions(
     renewEveryMs: Math.floor(leaseMs / 3),
     sweepEveryMs: Math.ceil(positiveOption('sweepEveryMs', options.sweepEveryMs, leaseMs / 2)),
     replicaId,
+    mac: StoreContentsMac.from(options.secret),
     logger: (options.logger ?? silentLogger).child({ component: 'redis-task-store', replica: replicaId }),
   };
 }

@@ -12,6 +12,7 @@ import {
 } from './redis-task-store.options.js';
 import { TaskLease } from './task-lease.js';
 import { TaskStoreKeys } from './task-store.keys.js';
+import { type Refusal } from './store-contents.mac.js';
 
 /**
  * Writes a task, its scope index entry and its owner's running set in one step; never turns a
@@ -48,6 +49,8 @@ export interface RedisTaskStoreStats {
   readonly cancelRequestsReceived: number;
   /** Tasks of lost replicas this replica marked failed. */
   readonly lostTasksFailed: number;
+  /** Records read without a valid MAC (forged through Redis, or from before store MACs): ignored. */
+  readonly refusedUnauthentic: number;
 }
 
 /**
@@ -71,8 +74,10 @@ export class RedisTaskStore implements TaskStore {
     cancelRequestsSent: 0,
     cancelRequestsReceived: 0,
     lostTasksFailed: 0,
+    refusedUnauthentic: 0,
   };
   private lastWarnAt = Number.NEGATIVE_INFINITY;
+  private lastRefusalAt = Number.NEGATIVE_INFINITY;
   private closing: Promise<void> | undefined;
 
   /**
@@ -129,7 +134,7 @@ export class RedisTaskStore implements TaskStore {
           this.keys.taskId(task.task_id),
         ],
         arguments: [
-          JSON.stringify(entry),
+          this.options.mac.sealRecord(this.keys.task(task.task_id), JSON.stringify(entry)),
           finished ? String(this.options.finishedTtlMs) : '0',
           task.state,
           String(Date.parse(task.created_at)),
@@ -182,7 +187,7 @@ export class RedisTaskStore implements TaskStore {
     const out: StoredTask[] = [];
     const gone: string[] = [];
     values.forEach((value, i) => {
-      const entry = value === null ? undefined : parseEntry(value);
+      const entry = value === null ? undefined : this.opened(ids[i]!, value);
       if (entry?.scope === scope) out.push(entry);
       else gone.push(ids[i]!);
     });
@@ -228,7 +233,29 @@ export class RedisTaskStore implements TaskStore {
 
   private async readRaw(taskId: string): Promise<StoredTask | undefined> {
     const value = await this.round('read a task', () => this.client.get(this.keys.task(taskId)));
-    return value === null ? undefined : parseEntry(value);
+    return value === null ? undefined : this.opened(taskId, value);
+  }
+
+  /**
+   * The record read from `task:<taskId>` when its MAC is valid (or records are not authenticated);
+   * otherwise undefined — never answered, never failed as `REPLICA_LOST` — counted and logged.
+   */
+  private opened(taskId: string, value: string): StoredTask | undefined {
+    const opened = this.options.mac.openRecord(this.keys.task(taskId), value);
+    if ('json' in opened) return parseEntry(opened.json);
+    this.refused(taskId, opened.refused);
+    return undefined;
+  }
+
+  private refused(taskId: string, reason: Refusal): void {
+    this.counts.refusedUnauthentic += 1;
+    const now = Date.now();
+    if (now - this.lastRefusalAt < WARN_EVERY_MS) return;
+    this.lastRefusalAt = now;
+    this.options.logger.error(
+      'task record without a valid MAC (not written by a replica with the event secret); ignored',
+      { task_id: taskId, reason, refused_so_far: this.counts.refusedUnauthentic },
+    );
   }
 
   private async tellLost(failed: StoredTask): Promise<void> {

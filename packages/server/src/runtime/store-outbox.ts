@@ -86,6 +86,7 @@ export class StoreEventOutbox implements EventOutbox {
         // a replica silent for a lease is gone: its tasks fail REPLICA_LOST, its events move on
         ...(this.settings.leaseMs !== undefined ? { claimIdleMs: this.settings.leaseMs } : {}),
         ...(this.settings.keyPrefix !== undefined ? { keyPrefix: `${this.settings.keyPrefix}outbox:` } : {}),
+        ...(this.settings.secret !== undefined ? { secret: this.settings.secret } : {}),
         logger: this.deps.logger,
       }),
     );

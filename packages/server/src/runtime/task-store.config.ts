@@ -19,6 +19,12 @@ export interface TaskStoreSettings {
    * a random UUID per process). A live replica holding the same id makes the start fail.
    */
   readonly replicaId?: string;
+  /**
+   * The secret the store's MAC key is derived from (`RMK_STORE_KEY`, else `RVC_EVENT_SECRET`):
+   * outbox entries and task records without a valid MAC are never delivered or acted upon. Unset:
+   * store contents are not authenticated (a warning at start-up says so).
+   */
+  readonly secret?: string;
 }
 
 /** The `store` option of bootstrap(): a URL, settings, or a store of your own (e.g. InMemoryTaskStore). */
@@ -48,13 +54,19 @@ export function taskStoreSetting(
   const finishedTtlS = settings.finishedTtlS ?? numberFrom(env, 'RMK_STORE_TTL_S');
   const keyPrefix = settings.keyPrefix ?? (env.RMK_STORE_PREFIX?.trim() || undefined);
   const replicaId = settings.replicaId ?? givenReplicaId(env);
+  const secret = settings.secret ?? nonBlank(env.RMK_STORE_KEY) ?? nonBlank(env.RVC_EVENT_SECRET);
   return {
     url,
     ...(leaseMs !== undefined ? { leaseMs } : {}),
     ...(finishedTtlS !== undefined ? { finishedTtlS } : {}),
     ...(keyPrefix !== undefined ? { keyPrefix } : {}),
     ...(replicaId !== undefined ? { replicaId } : {}),
+    ...(secret !== undefined ? { secret } : {}),
   };
+}
+
+function nonBlank(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
 }
 
 /**
@@ -96,6 +108,11 @@ export async function openTaskStore(
   logger: Logger,
 ): Promise<TaskStore> {
   if ('put' in setting) return setting;
+  if (setting.secret === undefined) {
+    logger.warn(
+      'task store contents are not authenticated: anyone who can write to Redis can add task records and outbox entries; set RVC_EVENT_SECRET (or RMK_STORE_KEY) on every replica',
+    );
+  }
   const redis = await loadRedisPackage();
   try {
     return await redis.createRedisTaskStore({ ...setting, logger });
