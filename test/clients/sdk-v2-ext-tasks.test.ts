@@ -2,7 +2,13 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { exitOf, Resources } from '../support/processes.js';
-import { expectScenario, ROOT, runClient, startNavigation } from '../support/real-clients.js';
+import {
+  CLIENT_TIMEOUT_MS,
+  expectScenario,
+  ROOT,
+  runClient,
+  startNavigation,
+} from '../support/real-clients.js';
 
 const resources = new Resources();
 let url = '';
@@ -50,23 +56,35 @@ async function extTasksDrive(
 }
 
 describe('the SDK v2 client (2026-07-28) on the built navigation example', () => {
-  it('lists, calls, follows a drive, waits for an earlier trigger and cancels (structuredContent)', async () => {
-    expectScenario(await runClient(resources, 'sdk-v2.client.mjs', [url]));
-  });
+  it(
+    'lists, calls, follows a drive, waits for an earlier trigger and cancels (structuredContent)',
+    async () => {
+      expectScenario(await runClient(resources, 'sdk-v2.client.mjs', [url]));
+    },
+    CLIENT_TIMEOUT_MS,
+  );
 
-  it('with @modelcontextprotocol/ext-tasks: a drive runs as a 2026 task to completion', async () => {
-    const { created, outcome } = await extTasksDrive('kitchen', 'settle');
-    expect(created).toBe('task');
-    expect(outcome.error).toBeUndefined();
-    expect(outcome.status).toBe('completed');
-    expect(outcome.result!.isError).toBeUndefined();
-    const text = outcome.result!.content.find((block) => block.type === 'text')!.text!;
-    expect(JSON.parse(text)).toMatchObject({ arrived: true, goal: 'kitchen', zone: 'kitchen' });
-  });
+  it(
+    'with @modelcontextprotocol/ext-tasks: a drive runs as a 2026 task to completion',
+    async () => {
+      const { created, outcome } = await extTasksDrive('kitchen', 'settle');
+      expect(created).toBe('task');
+      expect(outcome.error).toBeUndefined();
+      expect(outcome.status).toBe('completed');
+      expect(outcome.result!.isError).toBeUndefined();
+      const text = outcome.result!.content.find((block) => block.type === 'text')!.text!;
+      expect(JSON.parse(text)).toMatchObject({ arrived: true, goal: 'kitchen', zone: 'kitchen' });
+    },
+    CLIENT_TIMEOUT_MS,
+  );
 
-  it('with @modelcontextprotocol/ext-tasks: a cancelled drive reads as cancelled', async () => {
-    const { created, outcome } = await extTasksDrive('dock', 'cancel');
-    expect(created).toBe('task');
-    expect(outcome).toEqual({ status: 'cancelled' });
-  });
+  it(
+    'with @modelcontextprotocol/ext-tasks: a cancelled drive reads as cancelled',
+    async () => {
+      const { created, outcome } = await extTasksDrive('dock', 'cancel');
+      expect(created).toBe('task');
+      expect(outcome).toEqual({ status: 'cancelled' });
+    },
+    CLIENT_TIMEOUT_MS,
+  );
 });

