@@ -89,7 +89,7 @@ export function modernServerFactory(parts: ModernServerParts): McpServerFactory 
     );
     server.setRequestHandler('tools/list', () => ({ tools }));
     parts.tasks?.install(server);
-    if (parts.taskResources) installTaskResources(server, parts.taskResources);
+    if (parts.taskResources) installTaskResources(server, parts.taskResources, parts.owners);
     server.setRequestHandler('tools/call', (request, ctx) => callTool(parts, request.params, ctx));
     return server;
   };

@@ -1,4 +1,9 @@
-import { ResourceNotFoundError, type Server, type ServerNotifier } from '@modelcontextprotocol/server';
+import {
+  ResourceNotFoundError,
+  type Server,
+  type ServerContext,
+  type ServerNotifier,
+} from '@modelcontextprotocol/server';
 import { type Clock, type Logger, type TaskManager } from '@robot-mcp-kit/core';
 import {
   RUNNING_TASKS_URI,
@@ -6,6 +11,7 @@ import {
   taskUri,
 } from '../features/resources/task-resources.catalog.js';
 import { UpdateCoalescer } from '../features/resources/update-coalescer.js';
+import { scopeOf, type TaskOwners } from '../auth/task-owners.js';
 
 const LIST_KEY = 'list';
 
@@ -16,15 +22,23 @@ export const TASK_RESOURCES_CAPABILITY = Object.freeze({ subscribe: true, listCh
  * `tasks://running` and `tasks://{task_id}` on the MCP 2026-07-28 leg: the catalog the 2025
  * sessions read (one task, every surface), installed with the v2 SDK's handlers on each per-request
  * `Server`. 2026-07-28 has no resources/subscribe, a client follows them through
- * `subscriptions/listen` (see {@link TaskChangePublisher}).
+ * `subscriptions/listen` (see {@link TaskChangePublisher}). A request sees only the tasks the one
+ * rule allows its principal (`TaskOwners.allows`), as get_task does.
  */
-export function installTaskResources(server: Server, taskManager: TaskManager): void {
-  const catalog = new TaskResourceCatalog(taskManager);
-  server.setRequestHandler('resources/list', async () => ({ resources: await catalog.list() }));
+export function installTaskResources(
+  server: Server,
+  taskManager: TaskManager,
+  owners: Pick<TaskOwners, 'allows'>,
+): void {
+  const catalog = new TaskResourceCatalog(taskManager, undefined, owners);
+  const scope = (ctx: ServerContext): string => scopeOf(ctx.http?.authInfo?.clientId);
+  server.setRequestHandler('resources/list', async (_request, ctx) => ({
+    resources: await catalog.list(scope(ctx)),
+  }));
   server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: catalog.templates() }));
-  server.setRequestHandler('resources/read', async (request) => {
+  server.setRequestHandler('resources/read', async (request, ctx) => {
     const { uri } = request.params;
-    const read = await catalog.read(uri);
+    const read = await catalog.read(uri, scope(ctx));
     if (!read) throw new ResourceNotFoundError(uri, catalog.notFoundMessage(uri));
     return read;
   });
