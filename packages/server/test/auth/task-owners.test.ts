@@ -1,12 +1,45 @@
 import { describe, expect, it } from '@jest/globals';
-import { MemoryLogger, type TaskBody, TaskManager } from '@robot-mcp-kit/core';
-import { MAX_FINISHED_OWNERS, TaskOwners } from '../../src/auth/task-owners.js';
+import { ANONYMOUS_SCOPE, MemoryLogger, type TaskBody, TaskManager } from '@robot-mcp-kit/core';
+import { MAX_FINISHED_OWNERS, mayAccess, scopeOf, TaskOwners } from '../../src/auth/task-owners.js';
 
 /** Runs until cancelled. */
 const hold: TaskBody = (ctx) =>
   new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)));
 
 describe('TaskOwners', () => {
+  it('allows a caller exactly the tasks of its own scope: its principal, or the anonymous scope without auth', async () => {
+    const taskManager = new TaskManager({ serverName: 'own' });
+    const owners = new TaskOwners();
+    owners.observe(taskManager);
+    owners.bindSession('alice-session', { token: 'a', clientId: 'alice', scopes: [] });
+    owners.bindSession('bob-session', { token: 'b', clientId: 'bob', scopes: [] });
+    const alices = taskManager.start('t', hold, {
+      origin: { sessionId: 'alice-session', principal: 'alice' },
+    });
+    const anonymous = taskManager.start('t', hold, { origin: { sessionId: 'stdio' } });
+    const [alice, bob, none] = ['alice-session', 'bob-session', 'stdio'].map((id) =>
+      owners.scopeOfSession(id),
+    );
+    expect([alice, bob, none]).toEqual(['alice', 'bob', ANONYMOUS_SCOPE]);
+    expect(scopeOf(undefined)).toBe(ANONYMOUS_SCOPE);
+    expect(owners.scopeOfTask(alices.task_id)).toBe('alice');
+    expect(owners.scopeOfTask(anonymous.task_id)).toBe(ANONYMOUS_SCOPE);
+    expect([alice, bob, none].map((scope) => owners.allows(scope!, alices.task_id))).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    expect([alice, bob, none].map((scope) => owners.allows(scope!, anonymous.task_id))).toEqual([
+      false,
+      false,
+      true,
+    ]);
+    // the same rule for a record read from the store (its scope)
+    expect(mayAccess('alice', 'alice')).toBe(true);
+    expect(mayAccess('bob', 'alice')).toBe(false);
+    await taskManager.aclose();
+  });
+
   it('records owners from `started` origins only, and logs the principal of an authenticated start', async () => {
     const logger = new MemoryLogger();
     const taskManager = new TaskManager({ serverName: 'own' });
