@@ -33,7 +33,10 @@ export function nativeTasksFeature(options?: NativeTasksOptions): Feature {
           name: 'native-tasks',
           installSession(server, session) {
             if (!hasTaskTools) return;
-            installTaskRequestHandlers(server, session, service);
+            const { owners } = ctx;
+            const allows = (taskId: string): boolean =>
+              owners.allows(owners.scopeOfSession(session.id), taskId);
+            installTaskRequestHandlers(server, session, service, allows);
             service.attachSession(server, session);
           },
           sessionClosed(session) {

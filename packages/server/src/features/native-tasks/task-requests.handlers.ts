@@ -34,8 +34,9 @@ export function installTaskRequestHandlers(
   server: Server,
   session: SessionContext,
   service: NativeTaskService,
+  allows: (taskId: string) => boolean = () => true,
 ): void {
-  const requests = new TaskRequests(service, session);
+  const requests = new TaskRequests(service, session, allows);
   server.registerCapabilities({ tasks: TASKS_CAPABILITY });
   server.setRequestHandler(GetTaskRequestSchema, (request) => requests.get(request.params.taskId));
   server.setRequestHandler(GetTaskPayloadRequestSchema, (request, extra) =>
@@ -45,11 +46,15 @@ export function installTaskRequestHandlers(
   server.setRequestHandler(CancelTaskRequestSchema, (request) => requests.cancel(request.params.taskId));
 }
 
-/** The tasks/* operations of one session. */
+/**
+ * The tasks/* operations of one session: the tasks it created, that the one visibility rule allows
+ * its principal too (`allows`: `TaskOwners.allows`, as get_task; a session is bound to its principal).
+ */
 export class TaskRequests {
   constructor(
     private readonly service: NativeTaskService,
     private readonly session: SessionContext,
+    private readonly allows: (taskId: string) => boolean = () => true,
   ) {}
 
   /** tasks/get: status, statusMessage (last progress), timestamps, ttl, pollInterval. */
@@ -72,7 +77,7 @@ export class TaskRequests {
   list(cursor: string | undefined): ListTasksResult {
     const page = this.service.index.page(this.session, cursor, this.service.options.pageSize);
     const tasks = page.entries.flatMap((entry) => {
-      const info = this.service.snapshot(entry);
+      const info = this.allows(entry.taskId) ? this.service.snapshot(entry) : undefined;
       return info ? [toProtocolTask(info, entry)] : [];
     });
     return page.nextCursor === undefined ? { tasks } : { tasks, nextCursor: page.nextCursor };
@@ -95,7 +100,7 @@ export class TaskRequests {
   private lookup(taskId: string): { entry: NativeTaskEntry; info: TaskInfo } {
     const entry = this.service.index.get(taskId, this.session);
     const info = entry && this.service.snapshot(entry);
-    if (!entry || !info) throw new UnknownTaskError(taskId);
+    if (!entry || !info || !this.allows(taskId)) throw new UnknownTaskError(taskId);
     return { entry, info };
   }
 }
