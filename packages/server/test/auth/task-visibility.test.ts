@@ -81,7 +81,6 @@ describe('who may see, list and cancel a task: one rule on every surface of one 
     expect(await tool(bob, 'list_tasks', {})).toEqual({ tasks: [] });
     expect(await tool(bob, 'cancel_task', { task_id: taskId })).toEqual({ error: 'not_found' });
     await expect(bob.readResource({ uri })).rejects.toThrow(/not found/);
-    await expect(bob.subscribeResource({ uri })).rejects.toThrow(/not found/);
     const bobRunning = await bob.readResource({ uri: 'tasks://running' });
     expect(JSON.parse(textContent(bobRunning))).toEqual({ tasks: [] });
     expect((await bob.listResources()).resources.map((r) => r.uri)).toEqual(['tasks://running']);
