@@ -168,13 +168,15 @@ describe('RedisTaskStore on the real Redis (127.0.0.1:6379)', () => {
       dead.keys.owned(dead.replicaId),
       tasks.map((t) => t.task.task_id),
     );
-    const survivors = [
-      await open({ leaseMs: 1000 }),
-      await open({ leaseMs: 1000 }),
-      await open({ leaseMs: 1000 }),
-    ];
+    // Each survivor listens from the moment it is open: its own timer may sweep (and fail the lost
+    // tasks) while the next survivor is still connecting, which takes over a lease on a busy machine.
     const failed: { by: string; entry: StoredTask }[] = [];
-    for (const s of survivors) s.onLostTask((e) => void failed.push({ by: s.replicaId, entry: e }));
+    const survivors: RedisTaskStore[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const s = await open({ leaseMs: 1000 });
+      s.onLostTask((e) => void failed.push({ by: s.replicaId, entry: e }));
+      survivors.push(s);
+    }
     await until(async () => {
       await Promise.all(survivors.map((s) => s.sweep()));
       return failed.length >= 2;
