@@ -59,20 +59,20 @@ export class TaskOwners {
     return this.sessions.get(sessionId);
   }
 
-  /** The scope of a session's requests ({@link scopeOf} its principal). */
+  /** The scope of a session's requests (`scopeOf` its principal). */
   scopeOfSession(sessionId: string): string {
     return scopeOf(this.ofSession(sessionId));
   }
 
   /**
-   * The scope of a task of this replica, as its store record says: {@link scopeOf} its starter's
+   * The scope of a task of this replica, as its store record says: `scopeOf` its starter's
    * principal (a task started without one, or forgotten, is anonymous).
    */
   scopeOfTask(taskId: string): string {
     return scopeOf(this.ofTask(taskId));
   }
 
-  /** Whether a caller in `callerScope` may see and cancel this replica's task ({@link mayAccess}). */
+  /** Whether a caller in `callerScope` may see and cancel this replica's task (`mayAccess`). */
   allows(callerScope: string, taskId: string): boolean {
     return mayAccess(callerScope, this.scopeOfTask(taskId));
   }

@@ -165,7 +165,7 @@ export class TaskStoreBridge {
     );
   }
 
-  /** A stored task `scope` may see ({@link mayAccess} its record's scope), or undefined. */
+  /** A stored task `scope` may see (`mayAccess` its record's scope), or undefined. */
   async get(scope: string, taskId: string): Promise<StoredTask | undefined> {
     const entry = this.store ? await this.store.get(scope, taskId) : undefined;
     return entry && mayAccess(scope, entry.scope) ? entry : undefined;
@@ -223,7 +223,7 @@ export class TaskStoreBridge {
     return all.sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
   }
 
-  /** The stored tasks of every replica `scope` may see ({@link mayAccess}). */
+  /** The stored tasks of every replica `scope` may see (`mayAccess`). */
   async list(scope: string): Promise<StoredTask[]> {
     const entries = this.store ? await this.store.list(scope) : [];
     return entries.filter((entry) => mayAccess(scope, entry.scope));
