@@ -111,4 +111,46 @@ describe('who may see, list and cancel a task: one rule on every surface of one 
     });
     expect(await tool(bob, 'get_task', { task_id: taskId })).toEqual({ error: 'not_found' });
   });
+
+  it("another principal reads none of alice's feed entries through get_events or wait_for_event, on either leg", async () => {
+    const { app, url } = await serve();
+    const alice = await session(url, 'alice-token-0123456789');
+    const bob = await session(url, 'bob-token-0123456789ab');
+    const modernBob = new WireClient(url, false, { authorization: 'Bearer bob-token-0123456789ab' });
+    const { task_id: taskId } = (await tool(alice, 'drive', { distance_m: 1 })) as { task_id: string };
+    const rover = app.instance as RoverServer;
+    const deadline = Date.now() + 20_000;
+    while (rover.gates.length === 0 && Date.now() < deadline) await new Promise((r) => setImmediate(r));
+    rover.gates.shift()?.();
+    // alice reads her task's progress entry (waiting for it, not sleeping)
+    const mine = (await tool(alice, 'wait_for_event', { task_id: taskId, type: 'progress', since: 0 })) as {
+      entry?: { kind: string; event: { task_id: string } };
+    };
+    expect(mine.entry).toMatchObject({ kind: 'event', event: { task_id: taskId, type: 'progress' } });
+    const alicePage = (await tool(alice, 'get_events', {})) as { entries: unknown[] };
+    expect(alicePage.entries.length).toBeGreaterThan(0);
+
+    const bobPage = (await tool(bob, 'get_events', {})) as { entries: unknown[]; cursor: number };
+    expect(bobPage.entries).toEqual([]);
+    expect(bobPage.cursor).toBeGreaterThan(0); // the cursor moves past what bob may not see
+    const bobWaitTask = (await bob.callTool({
+      name: 'wait_for_event',
+      arguments: { task_id: taskId, timeout_s: 0 },
+    })) as CallToolResult;
+    expect(bobWaitTask.isError).toBe(true);
+    expect(JSON.stringify(bobWaitTask.content)).toMatch(/task_id: no task/);
+    expect(await tool(bob, 'wait_for_event', { type: 'progress', since: 0, timeout_s: 0 })).toEqual({
+      timeout: true,
+      cursor: 0,
+    });
+    // bob, 2026-07-28 requests
+    expect(await modernTool(modernBob, 'get_events', {})).toMatchObject({ entries: [] });
+    expect(
+      await modernTool(modernBob, 'wait_for_event', { type: 'progress', since: 0, timeout_s: 0 }),
+    ).toEqual({
+      timeout: true,
+      cursor: 0,
+    });
+    expect(app.taskManager.get(taskId)?.state).toBe('running');
+  });
 });

@@ -172,6 +172,7 @@ export function eventFeedFeature(options: EventFeedOptions = {}): Feature {
         takeStartCursor: (sessionId) => state.takeStartCursor(sessionId),
         taskStartCursor: (taskId) => state.taskStartCursor(taskId),
         maxWaitS: config.maxWaitS,
+        owners: ctx.owners,
       });
       return {
         tools,

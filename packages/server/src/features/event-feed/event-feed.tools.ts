@@ -17,6 +17,7 @@ import { type ToolCallContext } from '../../tools/decorated-tools.factory.js';
 import { createKitTools, kitJsonResult } from '../../tools/kit-tools.factory.js';
 import { type RegisteredTool, type ToolCall } from '../../tools/registered-tool.js';
 import { kitToolResult } from '../../tools/tool-results.js';
+import { type TaskOwners } from '../../auth/task-owners.js';
 import { type EventFeed } from './event-feed.js';
 
 /**
@@ -114,6 +115,8 @@ export interface FeedToolsDeps {
   taskStartCursor(taskId: string): number;
   /** The longest wait, in seconds (`maxWaitS`, `RMK_MAX_WAIT_S`). */
   readonly maxWaitS: number;
+  /** The one visibility rule: a caller reads only the entries of tasks its scope may see. */
+  readonly owners: Pick<TaskOwners, 'scopeOfSession' | 'allows'>;
 }
 
 const SUFFIX =
@@ -155,11 +158,18 @@ export class EventFeedTools {
     title: READ_TITLE,
     annotations: { title: READ_TITLE, readOnlyHint: true, openWorldHint: false },
   })
-  getEvents(args: GetEventsArgs): Promise<CallToolResult> {
+  getEvents(args: GetEventsArgs, _ctx: ToolCallContext, call: ToolCall): Promise<CallToolResult> {
     return kitToolResult(async () => {
       const limit = args.limit ?? DEFAULT_EVENTS_LIMIT;
-      return kitJsonResult(this.deps.feed.read(args.since ?? undefined, limit));
+      return kitJsonResult(this.deps.feed.read(args.since ?? undefined, limit, this.visibleTo(call)));
     });
+  }
+
+  /** Which tasks' entries the caller may read (`TaskOwners.allows` for its session's scope). */
+  private visibleTo(call: ToolCall): (taskId: string) => boolean {
+    const { owners } = this.deps;
+    const scope = owners.scopeOfSession(call.session.id);
+    return (taskId) => owners.allows(scope, taskId);
   }
 
   @Tool({
@@ -176,7 +186,8 @@ export class EventFeedTools {
     const { deps } = this;
     const type = args.type ?? undefined;
     const taskId = args.task_id ?? undefined;
-    this.checkWait(type, taskId);
+    const visible = this.visibleTo(call);
+    this.checkWait(type, taskId, visible);
     const start =
       args.since ??
       (taskId !== undefined
@@ -193,7 +204,7 @@ export class EventFeedTools {
     try {
       const outcome = await deps.feed.wait({
         start,
-        filter: { type, taskId },
+        filter: { type, taskId, visible },
         timeoutMs: Math.round(timeoutS * 1000),
         signal: call.extra.signal,
         alreadyEnded: () => {
@@ -216,14 +227,18 @@ export class EventFeedTools {
     }
   }
 
-  /** Refuses a `type` nobody emits and a `task_id` this server does not know. */
-  private checkWait(type: string | undefined, taskId: string | undefined): void {
+  /** Refuses a `type` nobody emits and a `task_id` this server does not know or the caller may not see. */
+  private checkWait(
+    type: string | undefined,
+    taskId: string | undefined,
+    visible: (taskId: string) => boolean,
+  ): void {
     if (type !== undefined && !this.knownTypes.has(type)) {
       throw new ToolArgumentsError('wait_for_event', [
         `type: "${shortText(type, 60)}" is not an event or trigger type; use one of ${[...this.knownTypes].join(', ')}`,
       ]);
     }
-    if (taskId !== undefined && !this.deps.taskManager.get(taskId)) {
+    if (taskId !== undefined && (!this.deps.taskManager.get(taskId) || !visible(taskId))) {
       throw new ToolArgumentsError('wait_for_event', [
         `task_id: no task "${shortText(taskId, 60)}" on this server; list_tasks shows the known tasks`,
       ]);

@@ -5,6 +5,7 @@ import {
   type FeedItem,
   type LostEntry,
   matchesFilter,
+  taskIdOf,
 } from './feed-entry.js';
 
 /** A `since` cursor the feed cannot read from. */
@@ -124,10 +125,11 @@ export class EventFeed {
 
   /**
    * Up to `limit` entries after `since` (default: from the oldest held), preceded by a `lost` entry
-   * when entries after `since` were already overwritten.
+   * when entries after `since` were already overwritten. With `visible`, entries of tasks it refuses
+   * are skipped (the cursor still moves past them).
    * @throws FeedCursorError when `since` is ahead of the newest cursor
    */
-  read(since: number | undefined, limit: number): FeedPage {
+  read(since: number | undefined, limit: number, visible?: (taskId: string) => boolean): FeedPage {
     const from = since ?? this.oldest - 1;
     this.checkCursor(from);
     const entries: FeedItem[] = [];
@@ -140,7 +142,7 @@ export class EventFeed {
     while (entries.length < limit && cursor < this.last) {
       cursor += 1;
       const entry = this.at(cursor);
-      if (entry) entries.push(entry);
+      if (entry && (!visible || visible(taskIdOf(entry)))) entries.push(entry);
     }
     return { entries, cursor, more: cursor < this.last };
   }

@@ -52,6 +52,11 @@ export interface FeedFilter {
    */
   readonly type?: string;
   readonly taskId?: string;
+  /**
+   * Whether the reader may see entries of this task (the one visibility rule, `TaskOwners.allows`):
+   * entries of other principals' tasks are skipped as if absent.
+   */
+  readonly visible?: (taskId: string) => boolean;
 }
 
 export function taskIdOf(entry: FeedEntry): string {
@@ -76,6 +81,7 @@ function triggerTypeOf(event: TaskEventJson): unknown {
  * wait for an event of a task ends when the task ends, since nothing more can come.
  */
 export function matchesFilter(entry: FeedEntry, filter: FeedFilter): boolean {
+  if (filter.visible && !filter.visible(taskIdOf(entry))) return false;
   if (filter.taskId !== undefined) {
     if (taskIdOf(entry) !== filter.taskId) return false;
     if (isTerminal(entry)) return true;
