@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { compileAuthorSource, createAuthorProject } from './fixtures/author-project.js';
+import { compileAuthorSource, createAuthorProject } from './fixtures/author-project.builder.js';
 import { AUTHOR_SERVER_SOURCE, BAD_ARGS, GOOD_ARGS } from './fixtures/author.server.source.js';
 
 // Process-level (`npm run build` first): an author project with its own class-validator — 0.14
