@@ -4,11 +4,9 @@ import type { Config } from 'jest';
 // Workspace packages resolve to their TypeScript sources, so tests never run a stale dist/.
 const workspaceSources: Record<string, string> = {
   '^@robot-mcp-kit/core$': '<rootDir>/packages/core/src/index.ts',
-  '^@robot-mcp-kit/core/dto$': '<rootDir>/packages/core/src/dto/index.ts',
   '^@robot-mcp-kit/server$': '<rootDir>/packages/server/src/index.ts',
   '^@robot-mcp-kit/server/testing$': '<rootDir>/packages/server/src/testing/index.ts',
   '^@robot-mcp-kit/server/advanced$': '<rootDir>/packages/server/src/advanced/index.ts',
-  '^@robot-mcp-kit/server/dto$': '<rootDir>/packages/server/src/dto/index.ts',
   '^@robot-mcp-kit/receiver$': '<rootDir>/packages/receiver/src/index.ts',
   '^@robot-mcp-kit/brokers$': '<rootDir>/packages/brokers/src/index.ts',
   '^@robot-mcp-kit/redis$': '<rootDir>/packages/redis/src/index.ts',
@@ -34,6 +32,7 @@ export const PROCESS_SUITES = [
   '/packages/server/test/features/stdio-agent\\.test\\.ts$',
   '/packages/server/test/runtime/lazy-transports\\.test\\.ts$',
   '/packages/server/test/public-api\\.exports\\.test\\.ts$',
+  '/packages/server/test/schema/author-class-validator\\.test\\.ts$',
   '/packages/server/test/runtime/(stdio-eras|stdio-tasks-extension)\\.test\\.ts$',
   '/packages/brokers/test/(sleeper-over-brokers|sleeper-restart|broker-restart|broker-durability|secret-free-errors)\\.test\\.ts$',
   '/packages/redis/test/outbox-kill9\\.test\\.ts$',

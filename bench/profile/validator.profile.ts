@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
-import { DtoSchemaBuilder } from '@robot-mcp-kit/server/advanced';
+import { DtoSchemaBuilder, validateArguments } from '@robot-mcp-kit/server/advanced';
 import { EchoArgs, PlanArgs } from '../fixtures/bench.server.js';
 
 type Dto = new () => object;
@@ -12,19 +12,14 @@ const sdkRequire = createRequire(
   new URL('../../../node_modules/@modelcontextprotocol/sdk/package.json', import.meta.url),
 );
 const { Ajv } = sdkRequire('ajv') as { Ajv: AjvClass };
-// The fast path is internal to the server package (not exported): loaded from its build.
-const { fastValidate } = (await import(
-  new URL('../../../packages/server/dist/schema/fast-dto.validator.js', import.meta.url).href
-)) as { fastValidate: (dto: Dto, input: Record<string, unknown>) => object | undefined };
 
 /**
- * `node bench/dist/profile/validator.profile.js [rounds]`: the three ways to validate a tool's
+ * `node bench/dist/profile/validator.profile.js [rounds]`: three ways to validate a tool's
  * arguments, side by side in one process (interleaved rounds, median µs per call):
  * - `full`: class-transformer `plainToInstance` + class-validator `validate` (the reference);
- * - `fast`: the kit's fast path (`fast-dto.validator.ts`, reads class-validator's metadata);
+ * - `kit`: the kit's `validateArguments` (the same two calls, after its JSON safety walk);
  * - `ajv`: the DTO's generated JSON Schema compiled by Ajv (public APIs only), then
  *   `plainToInstance` for the instance the tool method receives.
- * It measured the decision recorded in docs/benchmarks.md ("Why the fast validator is pinned").
  */
 const rounds = Number(process.argv[2] ?? 15);
 const CALLS = 5_000;
@@ -49,16 +44,17 @@ const compileMs = performance.now() - compileStarted;
 
 for (const [index, [name, dto, input]] of CASES.entries()) {
   const check = compiled[index]!;
-  if (!fastValidate(dto, input) || !check(input)) throw new Error(`${name}: a validator refused valid input`);
-  const samples: Record<'full' | 'fast' | 'ajv', number[]> = { full: [], fast: [], ajv: [] };
+  if (!(await validateArguments(name, dto, input)) || !check(input))
+    throw new Error(`${name}: a validator refused valid input`);
+  const samples: Record<'full' | 'kit' | 'ajv', number[]> = { full: [], kit: [], ajv: [] };
   for (let round = 0; round < rounds; round += 1) {
     samples.full.push(await timed(() => validate(plainToInstance(dto, input), OPTIONS)));
-    samples.fast.push(await timed(() => fastValidate(dto, input)));
+    samples.kit.push(await timed(() => validateArguments(name, dto, input)));
     samples.ajv.push(await timed(() => check(input) && plainToInstance(dto, input)));
   }
-  const [full, fast, viaAjv] = [median(samples.full), median(samples.fast), median(samples.ajv)];
+  const [full, kit, viaAjv] = [median(samples.full), median(samples.kit), median(samples.ajv)];
   process.stdout.write(
-    `${name}: full ${full.toFixed(2)} µs, fast ${fast.toFixed(2)} µs, ajv+instance ${viaAjv.toFixed(2)} µs\n`,
+    `${name}: full ${full.toFixed(2)} µs, kit ${kit.toFixed(2)} µs, ajv+instance ${viaAjv.toFixed(2)} µs\n`,
   );
 }
 process.stdout.write(`ajv: ${compileMs.toFixed(1)} ms to compile ${CASES.length} schemas\n`);

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from '@jest/globals';
 import { InMemoryEventTransport, type JsonObject, MemoryLogger, type TaskContext } from '@robot-mcp-kit/core';
 import { bootstrap, CapabilityServer, LongRunningTool } from '@robot-mcp-kit/server';
-import { IsString } from '@robot-mcp-kit/server/dto';
+import { IsString } from 'class-validator';
 import { exitOf, Resources } from '../support/processes.js';
 
 /**

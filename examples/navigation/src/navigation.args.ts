@@ -1,4 +1,5 @@
-import { IsBoolean, IsNotEmpty, IsString, JSONSchema, MaxLength } from '@robot-mcp-kit/server/dto';
+import { IsBoolean, IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { JSONSchema } from '@robot-mcp-kit/server';
 
 /** Arguments of `navigate_to`. */
 export class NavigateArgs {

@@ -1,13 +1,5 @@
-import {
-  IsNotEmpty,
-  IsNumber,
-  IsOptional,
-  IsString,
-  JSONSchema,
-  Max,
-  MaxLength,
-  Min,
-} from '@robot-mcp-kit/server/dto';
+import { IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { JSONSchema } from '@robot-mcp-kit/server';
 
 /** Arguments of `watch_for`. */
 export class WatchForArgs {

@@ -1,4 +1,5 @@
-import { IsBoolean, IsNumber, IsOptional, IsPositive, JSONSchema, Max } from '@robot-mcp-kit/server/dto';
+import { IsBoolean, IsNumber, IsOptional, IsPositive, Max } from 'class-validator';
+import { JSONSchema } from '@robot-mcp-kit/server';
 import { TaskError, type TaskContext, CapabilityServer, LongRunningTool } from '@robot-mcp-kit/server';
 
 /** Arguments of `sleep_task`. */

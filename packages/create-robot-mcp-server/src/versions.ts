@@ -7,7 +7,9 @@ import { readFileSync } from 'node:fs';
 export const THIRD_PARTY_VERSIONS = Object.freeze({
   dependencies: {
     '@modelcontextprotocol/sdk': '^1.32.2',
-    'class-validator': '0.15.1',
+    // peers of the kit: the project's own copies, which its DTO decorators and the kit share
+    'class-transformer': '^0.5.1',
+    'class-validator': '^0.15.1',
     'reflect-metadata': '^0.2.2',
   },
   devDependencies: {

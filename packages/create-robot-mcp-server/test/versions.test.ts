@@ -8,6 +8,7 @@ const pkg = (path: string) =>
     version: string;
     dependencies?: Record<string, string>;
     devDependencies?: Record<string, string>;
+    peerDependencies?: Record<string, string>;
   };
 
 describe('versions', () => {
@@ -20,10 +21,17 @@ describe('versions', () => {
 
   it('gives generated projects the dependency ranges the kit is built with', () => {
     const server = pkg('packages/server').dependencies ?? {};
-    for (const [name, range] of Object.entries(THIRD_PARTY_VERSIONS.dependencies)) {
-      expect([name, server[name]]).toEqual([name, range]);
-    }
+    const peers = pkg('packages/server').peerDependencies ?? {};
     const root = pkg('.').devDependencies ?? {};
+    for (const [name, range] of Object.entries(THIRD_PARTY_VERSIONS.dependencies)) {
+      // a peer of the kit (class-validator, class-transformer) is the project's own dependency, in
+      // the range the workspace builds and tests with; any other, the server's own range
+      expect([name, peers[name] ? root[name] : server[name]]).toEqual([name, range]);
+    }
+    // every library peer of the kit is a dependency of a generated project
+    const libraryPeers = Object.keys(peers).filter((name) => !name.startsWith('@robot-mcp-kit/'));
+    expect(libraryPeers).toEqual(expect.arrayContaining(['class-transformer', 'class-validator']));
+    for (const name of libraryPeers) expect(THIRD_PARTY_VERSIONS.dependencies).toHaveProperty([name]);
     for (const [name, range] of Object.entries(THIRD_PARTY_VERSIONS.devDependencies)) {
       expect([name, range.replace(/^\^/, '')]).toEqual([name, (root[name] ?? '').replace(/^\^/, '')]);
     }

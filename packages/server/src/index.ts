@@ -27,7 +27,7 @@ export type {
 } from './metadata/decorator-args.types.js';
 
 // Tool arguments: DTO classes checked by class-validator, described by @JSONSchema
-export { JSONSchema } from './schema/json-schema.decorator.js';
+export { JSONSchema } from 'class-validator-jsonschema';
 export { NoArgs } from './scanning/no-args.dto.js';
 
 // Running a server

@@ -64,14 +64,12 @@ function longRunningSnippet(names: ToolNames, actuates: boolean): ToolSnippet {
     dto: dtoClass(names, longRunningProperties()),
     method: longRunningMethod(names, actuates),
     imports: {
-      '@robot-mcp-kit/server/dto': [
-        { name: 'IsInt' },
-        { name: 'IsOptional' },
+      'class-validator': [{ name: 'IsInt' }, { name: 'IsOptional' }, { name: 'Max' }, { name: 'Min' }],
+      '@robot-mcp-kit/server': [
         { name: 'JSONSchema' },
-        { name: 'Max' },
-        { name: 'Min' },
+        { name: 'LongRunningTool' },
+        { name: 'TaskContext', typeOnly: true },
       ],
-      '@robot-mcp-kit/server': [{ name: 'LongRunningTool' }, { name: 'TaskContext', typeOnly: true }],
     },
   };
 }
@@ -190,13 +188,12 @@ function plainSnippet(names: ToolNames, actuates: boolean): ToolSnippet {
       ],
     },
     imports: {
-      '@robot-mcp-kit/server/dto': [
-        { name: 'IsOptional' },
-        { name: 'IsString' },
+      'class-validator': [{ name: 'IsOptional' }, { name: 'IsString' }, { name: 'MaxLength' }],
+      '@robot-mcp-kit/server': [
         { name: 'JSONSchema' },
-        { name: 'MaxLength' },
+        { name: 'Tool' },
+        { name: 'ToolCallContext', typeOnly: true },
       ],
-      '@robot-mcp-kit/server': [{ name: 'Tool' }, { name: 'ToolCallContext', typeOnly: true }],
     },
   };
 }

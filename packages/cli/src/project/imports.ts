@@ -32,7 +32,7 @@ function boundElsewhere(sourceFile: SourceFile, moduleSpecifier: string, name: s
 }
 
 function ensureNamedImport(sourceFile: SourceFile, moduleSpecifier: string, wanted: NamedImport): void {
-  // e.g. `IsInt` from 'class-validator' in a project written before '@robot-mcp-kit/server/dto'
+  // e.g. `JSONSchema` from 'class-validator-jsonschema' where the snippet imports it from the kit
   if (boundElsewhere(sourceFile, moduleSpecifier, wanted.name)) return;
   const declarations = sourceFile
     .getImportDeclarations()

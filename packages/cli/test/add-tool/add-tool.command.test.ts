@@ -49,7 +49,7 @@ describe('addTool on a generated project', () => {
     // the DTOs go before the server class, the methods at its end
     expect(server.indexOf('class GetBatteryArgs')).toBeLessThan(server.indexOf('export class MyNavServer'));
     expect(server.trimEnd().endsWith('}\n}')).toBe(true);
-    // @robot-mcp-kit/server/dto and @robot-mcp-kit/server: an author's server imports nothing from core
+    // class-validator and @robot-mcp-kit/server: an author's server imports nothing from core
     expect(server.split('\n').filter((line) => line.startsWith('import '))).toHaveLength(2);
     expect(server).not.toContain('@robot-mcp-kit/core');
 
@@ -86,11 +86,9 @@ describe('addTool on a generated project', () => {
     addTool({ root, name: 'scan_room', longRunning: true });
     const server = read(root, SERVER);
     expect(server).toContain(
-      "import { CapabilityServer, LongRunningTool, type TaskContext } from '@robot-mcp-kit/server';",
+      "import { CapabilityServer, JSONSchema, LongRunningTool, type TaskContext } from '@robot-mcp-kit/server';",
     );
-    expect(server).toContain(
-      "import { IsInt, IsOptional, JSONSchema, Max, Min } from '@robot-mcp-kit/server/dto';",
-    );
+    expect(server).toContain("import { IsInt, IsOptional, Max, Min } from 'class-validator';");
     expect(server).not.toContain('@robot-mcp-kit/core');
   });
 

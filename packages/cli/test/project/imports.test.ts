@@ -68,16 +68,12 @@ describe('ensureNamedImports', () => {
   });
 
   it('does not bind a name twice: one imported from another module stays, the rest are added', () => {
-    // a project written before '@robot-mcp-kit/server/dto' imports its decorators from class-validator
-    const sf = file("import { IsInt, Min } from 'class-validator';\n");
-    ensureNamedImports(sf, '@robot-mcp-kit/server/dto', [
-      { name: 'IsInt' },
-      { name: 'Max' },
-      { name: 'Min' },
-    ]);
+    // a project that imports @JSONSchema from class-validator-jsonschema itself
+    const sf = file("import { JSONSchema } from 'class-validator-jsonschema';\n");
+    ensureNamedImports(sf, '@robot-mcp-kit/server', [{ name: 'JSONSchema' }, { name: 'Tool' }]);
     expect(sf.getImportDeclarations().map((d) => d.getText())).toEqual([
-      "import { IsInt, Min } from 'class-validator';",
-      "import { Max } from '@robot-mcp-kit/server/dto';",
+      "import { JSONSchema } from 'class-validator-jsonschema';",
+      "import { Tool } from '@robot-mcp-kit/server';",
     ]);
   });
 });

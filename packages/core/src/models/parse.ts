@@ -1,4 +1,4 @@
-import { type ValidationError, validateSync } from '../dto/index.js';
+import { type ValidationError, validateSync } from 'class-validator';
 import { ContractValidationError, type FieldIssue } from '../errors/kit.error.js';
 import { isJsonObject, type JsonObject } from './json.types.js';
 import { TaskEvent } from './task-event.model.js';

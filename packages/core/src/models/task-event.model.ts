@@ -1,4 +1,5 @@
-import { IsDate, IsIn, IsInt, IsNotEmpty, IsObject, IsString, Min, Type } from '../dto/index.js';
+import { Type } from 'class-transformer';
+import { IsDate, IsIn, IsInt, IsNotEmpty, IsObject, IsString, Min } from 'class-validator';
 import { isoTime } from './iso-time.js';
 import { type JsonObject } from './json.types.js';
 import { EVENT_TYPES, type EventType, SCHEMA_VERSION } from './schema.js';

@@ -1,4 +1,4 @@
-import { IsArray, IsBoolean, IsNotEmpty, IsString } from '../dto/index.js';
+import { IsArray, IsBoolean, IsNotEmpty, IsString } from 'class-validator';
 
 /** Init fields of {@link TaskFailure}; `recoverable` defaults to true, `suggestions` to []. */
 export interface TaskFailureInit {

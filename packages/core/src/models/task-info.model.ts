@@ -1,3 +1,4 @@
+import { Type } from 'class-transformer';
 import {
   IsArray,
   IsDate,
@@ -7,9 +8,8 @@ import {
   IsObject,
   IsOptional,
   IsString,
-  Type,
   ValidateNested,
-} from '../dto/index.js';
+} from 'class-validator';
 import { isoTime } from './iso-time.js';
 import { type JsonObject } from './json.types.js';
 import { TASK_STATES, type TaskState } from './schema.js';

@@ -1,6 +1,7 @@
-import { IsInt, IsOptional, IsString, JSONSchema, Max, MaxLength, Min } from '@robot-mcp-kit/server/dto';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import {
   CapabilityServer,
+  JSONSchema,
   type JsonObject,
   LongRunningTool,
   type TaskContext,

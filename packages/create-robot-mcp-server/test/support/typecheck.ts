@@ -32,8 +32,6 @@ export function typecheckProject(dir: string): string[] {
       '@robot-mcp-kit/server': [join(REPO_ROOT, 'packages/server/src/index.ts')],
       '@robot-mcp-kit/server/testing': [join(REPO_ROOT, 'packages/server/src/testing/index.ts')],
       '@robot-mcp-kit/server/advanced': [join(REPO_ROOT, 'packages/server/src/advanced/index.ts')],
-      '@robot-mcp-kit/server/dto': [join(REPO_ROOT, 'packages/server/src/dto/index.ts')],
-      '@robot-mcp-kit/core/dto': [join(REPO_ROOT, 'packages/core/src/dto/index.ts')],
     },
   };
   const program = ts.createProgram(parsed.fileNames, options);

@@ -1,4 +1,4 @@
-import { getMetadataStorage } from '@robot-mcp-kit/core/dto';
+import { getMetadataStorage } from 'class-validator';
 import { DecorationError } from '../errors/server.error.js';
 import { type DtoClass } from '../metadata/decorator-args.types.js';
 

@@ -1,8 +1,8 @@
-import { plainToInstance, type ValidationError, validate } from '@robot-mcp-kit/core/dto';
+import { plainToInstance } from 'class-transformer';
+import { type ValidationError, validate } from 'class-validator';
 import { isJsonObject, jsonSafetyProblem } from '@robot-mcp-kit/core';
 import { ToolArgumentsError } from '../errors/server.error.js';
 import { type DtoClass } from '../metadata/decorator-args.types.js';
-import { fastValidate } from './fast-dto.validator.js';
 
 /** Deepest nesting in tool arguments. */
 export const MAX_ARGUMENT_DEPTH = 32;
@@ -10,18 +10,9 @@ export const MAX_ARGUMENT_DEPTH = 32;
 export const MAX_ARGUMENT_BYTES = 1_000_000;
 
 /**
- * The DTO instance of arguments the fast path covers and finds valid, synchronously (a call that
- * takes it answers without the promise hops of {@link validateArguments}); undefined otherwise —
- * then {@link slowArguments} decides and reports.
- */
-export function fastArguments(dto: DtoClass | undefined, raw: unknown): object | undefined {
-  const input = raw ?? {};
-  return dto && isJsonObject(input) ? fastValidate(dto, input) : undefined;
-}
-
-/**
- * Transforms and validates the raw arguments of a tool call into an instance of its DTO.
- * Unknown properties, prototype-polluting keys and over-deep nesting are rejected.
+ * Transforms and validates the raw arguments of a tool call into an instance of its DTO, with
+ * class-transformer's `plainToInstance` and class-validator's `validate` (the author's copies: both
+ * are peers). Unknown properties, prototype-polluting keys and over-deep nesting are rejected.
  * @throws ToolArgumentsError naming each field and constraint.
  */
 export async function validateArguments(
@@ -29,15 +20,6 @@ export async function validateArguments(
   dto: DtoClass | undefined,
   raw: unknown,
 ): Promise<object> {
-  // Valid flat arguments need no key walk: the fast path takes only whitelisted, safe keys.
-  return fastArguments(dto, raw) ?? slowArguments(tool, dto, raw);
-}
-
-/**
- * {@link validateArguments} without the fast path: for a caller that tried {@link fastArguments}
- * already (it decides, and reports every problem, for what the fast path did not take).
- */
-export async function slowArguments(tool: string, dto: DtoClass | undefined, raw: unknown): Promise<object> {
   const input = raw ?? {};
   if (!isJsonObject(input)) throw new ToolArgumentsError(tool, ['arguments must be a JSON object']);
   const unsafe = jsonSafetyProblem(input, { maxDepth: MAX_ARGUMENT_DEPTH, maxBytes: MAX_ARGUMENT_BYTES }, '');

@@ -14,7 +14,7 @@ import {
   type PlainToolDefinition,
   type ToolDefinition,
 } from '../metadata/definitions.types.js';
-import { fastArguments, slowArguments } from '../schema/argument.validator.js';
+import { validateArguments } from '../schema/argument.validator.js';
 import { type DtoSchemaBuilder, type JsonSchema } from '../schema/dto-schema.js';
 import { type RegisteredTool, type ToolCall } from './registered-tool.js';
 import { normalizeToolResult, taskInfoResult, toolErrorResult } from './tool-results.js';
@@ -72,8 +72,7 @@ export function plainTool(definition: PlainToolDefinition, deps: PlainToolDeps):
     longRunning: false,
     async call(raw: unknown, call: ToolCall): Promise<CallToolResult> {
       try {
-        const args =
-          fastArguments(definition.dto, raw) ?? (await slowArguments(definition.name, definition.dto, raw));
+        const args = await validateArguments(definition.name, definition.dto, raw);
         const context: ToolCallContext = {
           sessionId: call.session.id,
           signal: call.extra.signal,
@@ -97,8 +96,7 @@ function longRunningTool(definition: LongRunningToolDefinition, deps: DecoratedT
   const schema = withTriggers(deps.schemas.build(definition.dto), deps.triggerTypes);
   const start = async (raw: unknown, call: ToolCall): Promise<TaskInfo> => {
     const { triggers, rest } = splitTriggers(raw);
-    const args =
-      fastArguments(definition.dto, rest) ?? (await slowArguments(definition.name, definition.dto, rest));
+    const args = await validateArguments(definition.name, definition.dto, rest);
     const estimate = definition.estDurationS;
     const estDurationS =
       typeof estimate === 'function' ? (estimate as (a: object) => number | undefined)(args) : estimate;

@@ -1,15 +1,5 @@
-import {
-  IsArray,
-  IsIn,
-  IsInt,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  Max,
-  MaxLength,
-  Min,
-} from '@robot-mcp-kit/core/dto';
-import { JSONSchema } from '../schema/json-schema.decorator.js';
+import { IsArray, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { JSONSchema } from 'class-validator-jsonschema';
 import {
   ANONYMOUS_SCOPE,
   type StoredTask,

@@ -1,6 +1,7 @@
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type Logger } from '@robot-mcp-kit/core';
-import { plainToInstance, validate } from '@robot-mcp-kit/core/dto';
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
 import { type DtoClass } from '../metadata/decorator-args.types.js';
 import { type PlainToolDefinition } from '../metadata/definitions.types.js';
 import { describe } from '../schema/argument.validator.js';

@@ -1,11 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { createRequire } from 'node:module';
-import { Exclude, Expose } from 'class-transformer';
+import { Exclude, Expose, Type } from 'class-transformer';
 import { targetConstructorToSchema, validationMetadatasToSchemas } from 'class-validator-jsonschema';
-import * as dto from '@robot-mcp-kit/server/dto';
-import { DtoSchemaBuilder } from '@robot-mcp-kit/server/advanced';
-
-const {
+import {
   Allow,
   ArrayContains,
   ArrayMaxSize,
@@ -65,7 +62,6 @@ const {
   IsUrl,
   IsUUID,
   IsVariableWidth,
-  JSONSchema,
   Length,
   Matches,
   Max,
@@ -76,15 +72,16 @@ const {
   MinLength,
   NotContains,
   NotEquals,
-  Type,
   Validate,
   ValidateIf,
   ValidateNested,
   ValidatorConstraint,
-} = dto;
+} from 'class-validator';
+import { JSONSchema } from '@robot-mcp-kit/server';
+import { DtoSchemaBuilder } from '@robot-mcp-kit/server/advanced';
 
-// The oracle: class-validator-jsonschema itself, as the kit used it before it had its own port
-// (target schema + nested definitions inlined).
+// The oracle: class-validator-jsonschema itself, called as its README shows (target schema, nested
+// definitions inlined): the kit's builder adds only the inlining and the closed top-level object.
 const require = createRequire(import.meta.url);
 const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as {
   defaultMetadataStorage: never;

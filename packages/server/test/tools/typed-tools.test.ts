@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryEventTransport, type JsonObject, MemoryLogger, type TaskContext } from '@robot-mcp-kit/core';
 import { bootstrap, CapabilityServer, LongRunningTool, type RobotMcpApp, Tool } from '@robot-mcp-kit/server';
-import { IsInt, IsOptional, IsString, Min } from '@robot-mcp-kit/server/dto';
+import { IsInt, IsOptional, IsString, Min } from 'class-validator';
 import { listenHttp } from '@robot-mcp-kit/server/advanced';
 import { textOf } from '@robot-mcp-kit/server/testing';
 import { until } from '../../../../test/support/until.js';

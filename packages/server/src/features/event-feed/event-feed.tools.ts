@@ -1,5 +1,5 @@
-import { IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, Min } from '@robot-mcp-kit/core/dto';
-import { JSONSchema } from '../../schema/json-schema.decorator.js';
+import { IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, Min } from 'class-validator';
+import { JSONSchema } from 'class-validator-jsonschema';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
   type Clock,
