@@ -12,6 +12,8 @@ const workspaceSources: Record<string, string> = {
   '^@robot-mcp-kit/receiver$': '<rootDir>/packages/receiver/src/index.ts',
   '^@robot-mcp-kit/brokers$': '<rootDir>/packages/brokers/src/index.ts',
   '^@robot-mcp-kit/redis$': '<rootDir>/packages/redis/src/index.ts',
+  '^@robot-mcp-kit/ros$': '<rootDir>/packages/ros/src/index.ts',
+  '^@robot-mcp-kit/ros/testing$': '<rootDir>/packages/ros/src/testing/index.ts',
   '^@robot-mcp-kit/cli$': '<rootDir>/packages/cli/src/index.ts',
   '^create-robot-mcp-server$': '<rootDir>/packages/create-robot-mcp-server/src/index.ts',
 };
