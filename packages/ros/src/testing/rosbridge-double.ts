@@ -73,6 +73,8 @@ export class RosbridgeDouble {
   readonly received: Message[] = [];
   /** Every message published by clients, per topic (the last 2000). */
   readonly published = new Map<string, unknown[]>();
+  /** How many messages the double sent to subscribers, per topic. */
+  readonly delivered = new Map<string, number>();
   private server: WebSocketServer | undefined;
   private readonly subscriptions = new Map<string, Subscription[]>();
   private readonly goals = new Map<string, ActiveGoal>();
@@ -148,6 +150,7 @@ export class RosbridgeDouble {
   /** Publishes a message to the clients subscribed to `topic`. */
   publishToClients(topic: string, msg: unknown): void {
     for (const sub of this.subscriptions.get(topic) ?? []) {
+      this.delivered.set(topic, (this.delivered.get(topic) ?? 0) + 1);
       this.send(sub.socket, { op: 'publish', topic, msg });
     }
   }
