@@ -114,7 +114,9 @@ describe('RosbridgeDouble with the real roslib client', () => {
   });
 
   it('answers an unknown op with an error status carrying its id', async () => {
-    const status = new Promise<{ level: string; msg: string }>((resolve) => ros.once('status:x-1', resolve));
+    const status = new Promise<{ level: string; msg: string }>((resolve) =>
+      ros.once('status:x-1', (message) => resolve(message as unknown as { level: string; msg: string })),
+    );
     ros.callOnConnection({ op: 'frobnicate', id: 'x-1' } as never);
     const answer = await status;
     expect(answer.level).toBe('error');
