@@ -73,6 +73,8 @@ export class RosbridgeDouble {
   readonly received: Message[] = [];
   /** Every message published by clients, per topic (the last 2000). */
   readonly published = new Map<string, unknown[]>();
+  /** Called with every message just before it is sent (instrumentation for tests and the bench). */
+  onSend: ((message: Readonly<Record<string, unknown>>) => void) | undefined = undefined;
   /** How many messages the double sent to subscribers, per topic. */
   readonly delivered = new Map<string, number>();
   private server: WebSocketServer | undefined;
@@ -339,8 +341,10 @@ export class RosbridgeDouble {
     this.send(socket, id === undefined ? { op: 'status', level, msg } : { op: 'status', level, msg, id });
   }
 
-  private send(socket: WebSocket, message: object): void {
-    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+  private send(socket: WebSocket, message: Record<string, unknown>): void {
+    if (socket.readyState !== socket.OPEN) return;
+    this.onSend?.(message);
+    socket.send(JSON.stringify(message));
   }
 }
 
