@@ -41,6 +41,7 @@ export const PROCESS_SUITES = [
   '/packages/redis/test/outbox-kill9\\.test\\.ts$',
   '/packages/redis/test/replicas/[^/]+\\.test\\.ts$',
   '/packages/cli/test/add-tool/add-tool\\.two-servers\\.test\\.ts$',
+  '/packages/create-robot-mcp-server/test/ros-template\\.process\\.test\\.ts$',
   '/test/clients/[^/]+\\.test\\.ts$',
 ];
 
