@@ -4,6 +4,6 @@
  * @packageDocumentation
  */
 export { RosbridgeDouble, startRosbridgeDouble, ROSBRIDGE_CLIENT_OPS } from './rosbridge-double.js';
-export type { RosbridgeDoubleOptions, RosbridgeFaults } from './rosbridge-double.js';
+export type { RosbridgeDoubleOptions, RosbridgeFaults, RosbridgeMessage } from './rosbridge-double.js';
 export { SimulatedNav2Robot } from './simulated-nav2-robot.js';
-export type { SimulatedRobotOptions } from './simulated-nav2-robot.js';
+export type { DrivingGoal, SimulatedRobotOptions } from './simulated-nav2-robot.js';

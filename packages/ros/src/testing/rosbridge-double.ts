@@ -40,7 +40,8 @@ export interface RosbridgeDoubleOptions extends SimulatedRobotOptions {
   readonly batteryIntervalMs?: number;
 }
 
-type Message = Record<string, unknown> & { op?: unknown; id?: unknown };
+/** A rosbridge protocol message as received (JSON). */
+export type RosbridgeMessage = Record<string, unknown> & { op?: unknown; id?: unknown };
 interface Subscription {
   readonly socket: WebSocket;
   readonly id: unknown;
@@ -70,7 +71,7 @@ export class RosbridgeDouble {
     dockMissing: false,
   };
   /** Every message received from clients (the last 2000). */
-  readonly received: Message[] = [];
+  readonly received: RosbridgeMessage[] = [];
   /** Every message published by clients, per topic (the last 2000). */
   readonly published = new Map<string, unknown[]>();
   /** Called with every message just before it is sent (instrumentation for tests and the bench). */
@@ -158,9 +159,9 @@ export class RosbridgeDouble {
   }
 
   private receive(socket: WebSocket, text: string): void {
-    let message: Message;
+    let message: RosbridgeMessage;
     try {
-      message = JSON.parse(text) as Message;
+      message = JSON.parse(text) as RosbridgeMessage;
     } catch {
       this.status(socket, 'error', `Unable to load the message as JSON: ${text.slice(0, 200)}`);
       return;
@@ -204,14 +205,14 @@ export class RosbridgeDouble {
     }
   }
 
-  private subscribe(socket: WebSocket, message: Message): void {
+  private subscribe(socket: WebSocket, message: RosbridgeMessage): void {
     const topic = String(message.topic);
     const list = this.subscriptions.get(topic) ?? [];
     list.push({ socket, id: message.id });
     this.subscriptions.set(topic, list);
   }
 
-  private unsubscribe(socket: WebSocket, message: Message): void {
+  private unsubscribe(socket: WebSocket, message: RosbridgeMessage): void {
     const topic = String(message.topic);
     const list = (this.subscriptions.get(topic) ?? []).filter(
       (s) => s.socket !== socket || (message.id !== undefined && s.id !== message.id),
@@ -219,7 +220,7 @@ export class RosbridgeDouble {
     this.subscriptions.set(topic, list);
   }
 
-  private recordPublish(message: Message): void {
+  private recordPublish(message: RosbridgeMessage): void {
     const topic = String(message.topic);
     const list = this.published.get(topic) ?? [];
     list.push(message.msg);
@@ -228,7 +229,7 @@ export class RosbridgeDouble {
     this.publishToClients(topic, message.msg);
   }
 
-  private callService(socket: WebSocket, message: Message): void {
+  private callService(socket: WebSocket, message: RosbridgeMessage): void {
     const service = String(message.service);
     const reply = (result: boolean, values: unknown): void =>
       this.send(socket, { op: 'service_response', id: message.id, service, values, result });
@@ -240,7 +241,7 @@ export class RosbridgeDouble {
     reply(true, { success: true, message: 'docked' });
   }
 
-  private sendActionGoal(socket: WebSocket, message: Message): void {
+  private sendActionGoal(socket: WebSocket, message: RosbridgeMessage): void {
     const action = String(message.action);
     const id = String(message.id);
     const fail = (values: string): void =>
@@ -292,7 +293,7 @@ export class RosbridgeDouble {
     }, this.robot.feedbackIntervalMs);
   }
 
-  private cancelActionGoal(message: Message): void {
+  private cancelActionGoal(message: RosbridgeMessage): void {
     const goal = this.goals.get(String(message.id));
     if (!goal || goal.cancelling) return;
     goal.cancelling = true;
