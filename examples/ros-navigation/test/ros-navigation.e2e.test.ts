@@ -113,8 +113,12 @@ describe('examples/ros-navigation against the rosbridge double', () => {
   it('topic triggers fire: battery_below on a drive and on the battery watcher; get_battery and dock', async () => {
     const client = await connect();
     double.robot.battery = 0.5;
-    await waitFor('a battery reading', async () => (await callJson(client, 'get_battery')).known === true);
-    expect(await callJson(client, 'get_battery')).toMatchObject({ known: true, percent: 50 });
+    // readings of the battery at 90 % may still be on their way: wait for the new level
+    const reading = await waitFor('a battery reading of 50 %', async () => {
+      const battery = await callJson(client, 'get_battery');
+      return battery.percent === 50 ? battery : undefined;
+    });
+    expect(reading).toMatchObject({ known: true, voltage: expect.any(Number), charging: false });
     const watch = await callJson(client, 'watch_battery', {
       triggers: [{ type: 'battery_below', percent: 30 }],
     });

@@ -18,6 +18,8 @@ export const ROS_ERROR_CODES = Object.freeze({
   SERVICE_FAILED: 'ROS_SERVICE_FAILED',
   /** No answer from rosbridge within the timeout. */
   SERVICE_TIMEOUT: 'ROS_SERVICE_TIMEOUT',
+  /** A tool not marked `actuates: true` tried to publish. */
+  PUBLISH_REFUSED: 'ROS_PUBLISH_REFUSED',
 });
 
 /** A ROS-side failure, as a task failure an LLM can act on. */
@@ -36,7 +38,7 @@ export function disconnectedError(what: string, url: string): RosError {
 export class RosPublishRefusedError extends TaskError {
   constructor(tool: string, topic: string) {
     super(
-      'ROS_PUBLISH_REFUSED',
+      ROS_ERROR_CODES.PUBLISH_REFUSED,
       `tool "${tool}" may not publish to ${topic}: publishing moves the robot, so only tools marked ` +
         'actuates: true may publish; mark the tool with actuates: true (read-only mode then hides it).',
       { recoverable: false },

@@ -1,37 +1,15 @@
 import { type AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { type DrivingGoal, SimulatedNav2Robot, type SimulatedRobotOptions } from './simulated-nav2-robot.js';
-import { type NavigateToPoseGoal } from '../messages/common.messages.js';
+import { SimulatedNav2ActionServer } from './simulated-nav2-action.server.js';
+import { SimulatedNav2Robot, type SimulatedRobotOptions } from './simulated-nav2-robot.js';
+import {
+  ROSBRIDGE_CLIENT_OPS,
+  type RosbridgeFaults,
+  type RosbridgeMessage,
+} from './rosbridge-double.types.js';
 
-/** The ops rosbridge v2 accepts from a client (ROSBRIDGE_PROTOCOL.md §3), as the double answers them. */
-export const ROSBRIDGE_CLIENT_OPS = Object.freeze([
-  'set_level',
-  'advertise',
-  'unadvertise',
-  'publish',
-  'subscribe',
-  'unsubscribe',
-  'call_service',
-  'send_action_goal',
-  'cancel_action_goal',
-] as const);
-
-/** action_msgs/GoalStatus values. */
-const STATUS = { UNKNOWN: 0, SUCCEEDED: 4, CANCELED: 5, ABORTED: 6 } as const;
-
-/** The fault switches; each can be flipped while the double runs. */
-export interface RosbridgeFaults {
-  /** Reject every goal (rosbridge: `action_result` with `result: false`, status UNKNOWN). */
-  rejectGoals: boolean;
-  /** Abort a goal after this many feedback messages (status ABORTED). */
-  abortAfterFeedbacks: number | undefined;
-  /** Close every client socket after this many feedback messages of a goal (drop mid-goal). */
-  dropAfterFeedbacks: number | undefined;
-  /** Wait this long before confirming a cancel with CANCELED (the robot still brakes). */
-  cancelDelayMs: number;
-  /** Leave `/dock` unadvertised: calls get "Service /dock does not exist". */
-  dockMissing: boolean;
-}
+export { ROSBRIDGE_CLIENT_OPS };
+export type { RosbridgeFaults, RosbridgeMessage };
 
 export interface RosbridgeDoubleOptions extends SimulatedRobotOptions {
   /** Port to listen on, 127.0.0.1 (default 0: any free port). */
@@ -40,19 +18,10 @@ export interface RosbridgeDoubleOptions extends SimulatedRobotOptions {
   readonly batteryIntervalMs?: number;
 }
 
-/** A rosbridge protocol message as received (JSON). */
-export type RosbridgeMessage = Record<string, unknown> & { op?: unknown; id?: unknown };
 interface Subscription {
   readonly socket: WebSocket;
   readonly id: unknown;
 }
-interface ActiveGoal extends DrivingGoal {
-  readonly socket: WebSocket;
-  readonly action: string;
-  feedbacks: number;
-  cancelling: boolean;
-}
-
 const MAX_LOG = 2000;
 
 /**
@@ -80,7 +49,7 @@ export class RosbridgeDouble {
   readonly delivered = new Map<string, number>();
   private server: WebSocketServer | undefined;
   private readonly subscriptions = new Map<string, Subscription[]>();
-  private readonly goals = new Map<string, ActiveGoal>();
+  private readonly actions = new SimulatedNav2ActionServer(this);
   private batteryTimer: NodeJS.Timeout | undefined;
   private portNumber: number;
   private readonly batteryIntervalMs: number;
@@ -101,7 +70,7 @@ export class RosbridgeDouble {
 
   /** Goals being driven now. */
   get activeGoals(): number {
-    return this.goals.size;
+    return this.actions.active;
   }
 
   /** Number of client sockets open now. */
@@ -139,8 +108,7 @@ export class RosbridgeDouble {
     if (!server) return;
     for (const socket of server.clients) socket.terminate();
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    for (const goal of this.goals.values()) clearTimeout(goal.timer);
-    this.goals.clear();
+    this.actions.forget();
     this.subscriptions.clear();
   }
 
@@ -188,9 +156,9 @@ export class RosbridgeDouble {
       case 'call_service':
         return this.callService(socket, message);
       case 'send_action_goal':
-        return this.sendActionGoal(socket, message);
+        return this.actions.sendGoal(socket, message);
       case 'cancel_action_goal':
-        return this.cancelActionGoal(message);
+        return this.actions.cancel(message);
       case 'advertise':
       case 'unadvertise':
       case 'set_level':
@@ -241,79 +209,6 @@ export class RosbridgeDouble {
     reply(true, { success: true, message: 'docked' });
   }
 
-  private sendActionGoal(socket: WebSocket, message: RosbridgeMessage): void {
-    const action = String(message.action);
-    const id = String(message.id);
-    const fail = (values: string): void =>
-      this.send(socket, { op: 'action_result', id, action, values, status: STATUS.UNKNOWN, result: false });
-    if (action !== '/navigate_to_pose' || message.action_type !== 'nav2_msgs/action/NavigateToPose') {
-      fail(`Action server ${action} of type ${String(message.action_type)} is not available`);
-      return;
-    }
-    const target = this.robot.target(message.args as NavigateToPoseGoal);
-    if (!target) return fail('Goal is missing pose.pose.position.{x,y}');
-    if (this.faults.rejectGoals) return fail('Action goal was rejected');
-    const goal: ActiveGoal = {
-      id,
-      action,
-      socket,
-      target,
-      startedAt: Date.now(),
-      timer: undefined,
-      feedbacks: 0,
-      cancelling: false,
-    };
-    this.goals.set(id, goal);
-    this.tick(goal);
-  }
-
-  private tick(goal: ActiveGoal): void {
-    goal.timer = setTimeout(() => {
-      if (!this.goals.has(goal.id) || goal.cancelling) return;
-      const arrived = this.robot.step(goal.target);
-      if (arrived) return this.finish(goal, STATUS.SUCCEEDED, { error_code: 0, error_msg: '' });
-      goal.feedbacks += 1;
-      this.send(goal.socket, {
-        op: 'action_feedback',
-        id: goal.id,
-        action: goal.action,
-        values: this.robot.feedback(goal, Date.now()),
-      });
-      if (
-        this.faults.abortAfterFeedbacks !== undefined &&
-        goal.feedbacks >= this.faults.abortAfterFeedbacks
-      ) {
-        return this.finish(goal, STATUS.ABORTED, { error_code: 104, error_msg: 'No valid path to the goal' });
-      }
-      if (this.faults.dropAfterFeedbacks !== undefined && goal.feedbacks >= this.faults.dropAfterFeedbacks) {
-        this.goals.delete(goal.id);
-        return this.dropConnections();
-      }
-      this.tick(goal);
-    }, this.robot.feedbackIntervalMs);
-  }
-
-  private cancelActionGoal(message: RosbridgeMessage): void {
-    const goal = this.goals.get(String(message.id));
-    if (!goal || goal.cancelling) return;
-    goal.cancelling = true;
-    clearTimeout(goal.timer);
-    goal.timer = setTimeout(() => this.finish(goal, STATUS.CANCELED, {}), this.faults.cancelDelayMs);
-  }
-
-  private finish(goal: ActiveGoal, status: number, values: unknown): void {
-    clearTimeout(goal.timer);
-    this.goals.delete(goal.id);
-    this.send(goal.socket, {
-      op: 'action_result',
-      id: goal.id,
-      action: goal.action,
-      values,
-      status,
-      result: true,
-    });
-  }
-
   private publishBattery(): void {
     this.publishToClients('/battery_state', {
       header: { frame_id: 'base_link' },
@@ -331,18 +226,15 @@ export class RosbridgeDouble {
         list.filter((s) => s.socket !== socket),
       );
     }
-    for (const goal of [...this.goals.values()]) {
-      if (goal.socket !== socket) continue;
-      clearTimeout(goal.timer);
-      this.goals.delete(goal.id);
-    }
+    this.actions.forget(socket);
   }
 
   private status(socket: WebSocket, level: string, msg: string, id?: unknown): void {
     this.send(socket, id === undefined ? { op: 'status', level, msg } : { op: 'status', level, msg, id });
   }
 
-  private send(socket: WebSocket, message: Record<string, unknown>): void {
+  /** @internal sends one message to one client (the action server's port). */
+  send(socket: WebSocket, message: Record<string, unknown>): void {
     if (socket.readyState !== socket.OPEN) return;
     this.onSend?.(message);
     socket.send(JSON.stringify(message));
