@@ -74,7 +74,7 @@ describe('examples/ros-navigation against the rosbridge double', () => {
 
   it('cancel reaches the action server and the task ends cancelled; an aborted goal fails', async () => {
     const client = await connect();
-    double.faults.cancelDelayMs = 300;
+    double.faults.cancelDelayMs = 1500;
     const started = await callJson(client, 'navigate_to_pose', { x: 200, y: 0 });
     await until(() => double.activeGoals === 1, 'the goal at the action server');
     const cancelled = await callJson(client, 'cancel_task', { task_id: started.task_id });

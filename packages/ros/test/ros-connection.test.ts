@@ -69,7 +69,7 @@ describe('RoslibRosConnection against the rosbridge double', () => {
 
   it('cancel_task reaches the action server; body_running until it confirms CANCELED', async () => {
     const c = await open();
-    double.faults.cancelDelayMs = 400;
+    double.faults.cancelDelayMs = 1500;
     const started = await c.json<Info>('go', { x: 500, y: 0 });
     await until(() => double.activeGoals === 1, 'the goal to reach the double');
     const cancelled = await c.json<Info>('cancel_task', { task_id: started.task_id });
