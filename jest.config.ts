@@ -10,6 +10,8 @@ const workspaceSources: Record<string, string> = {
   '^@robot-mcp-kit/receiver$': '<rootDir>/packages/receiver/src/index.ts',
   '^@robot-mcp-kit/brokers$': '<rootDir>/packages/brokers/src/index.ts',
   '^@robot-mcp-kit/redis$': '<rootDir>/packages/redis/src/index.ts',
+  '^@robot-mcp-kit/ros$': '<rootDir>/packages/ros/src/index.ts',
+  '^@robot-mcp-kit/ros/testing$': '<rootDir>/packages/ros/src/testing/index.ts',
   '^@robot-mcp-kit/cli$': '<rootDir>/packages/cli/src/index.ts',
   '^create-robot-mcp-server$': '<rootDir>/packages/create-robot-mcp-server/src/index.ts',
 };
@@ -38,6 +40,7 @@ export const PROCESS_SUITES = [
   '/packages/redis/test/outbox-kill9\\.test\\.ts$',
   '/packages/redis/test/replicas/[^/]+\\.test\\.ts$',
   '/packages/cli/test/add-tool/add-tool\\.two-servers\\.test\\.ts$',
+  '/packages/create-robot-mcp-server/test/ros-template\\.process\\.test\\.ts$',
   '/test/clients/[^/]+\\.test\\.ts$',
 ];
 

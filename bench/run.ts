@@ -13,9 +13,10 @@ import { mcpEraBenchmarks } from './scenarios/mcp-eras.bench.js';
 import { taskStoreBenchmarks } from './scenarios/task-store.bench.js';
 import { toolCallBenchmarks } from './scenarios/tool-calls.bench.js';
 import { triggerBenchmarks } from './scenarios/triggers.bench.js';
+import { rosFeedbackBenchmarks } from './scenarios/ros-feedback.bench.js';
 
 /**
- * `npm run bench [-- --quick] [--only=tools,native,delivery,cold,scale,triggers,brokers,eras,store] [--strict]`
+ * `npm run bench [-- --quick] [--only=tools,native,delivery,cold,scale,triggers,brokers,eras,store,ros] [--strict]`
  *
  * Full mode prints PASS/MISS per target (and exits 1 on a MISS only with --strict); quick mode
  * (CI) runs every scenario briefly to prove it works and never judges the numbers. Either way a
@@ -67,6 +68,7 @@ await attempt('triggers', async () => void rows.push(...(await triggerBenchmarks
 await attempt('brokers', async () => void rows.push(...(await brokerDeliveryBenchmarks(ctx))));
 await attempt('eras', async () => void rows.push(...(await mcpEraBenchmarks(ctx))));
 await attempt('store', async () => void rows.push(...(await taskStoreBenchmarks(ctx))));
+await attempt('ros', async () => void rows.push(...(await rosFeedbackBenchmarks(ctx))));
 
 const results: BenchResults = {
   generatedAt: new Date().toISOString(),

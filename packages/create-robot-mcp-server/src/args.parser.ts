@@ -14,6 +14,8 @@ export interface CreateArgs {
   longRunning?: boolean;
   /** Whether the first tool acts on the world (`--actuates` / `--no-actuates`). */
   actuates?: boolean;
+  /** The project template: `basic` (default) or `ros` (`--template`). */
+  template?: string;
   /** A directory holding packed kit tarballs (`npm pack`), used instead of the registry versions. */
   kit?: string;
   force: boolean;
@@ -59,6 +61,12 @@ export function buildCreateProgram(version: string, out: OutputSink): Command {
         '(default for a long-running first tool)',
     )
     .option('--no-actuates', 'the first tool only reads or computes: annotated readOnlyHint: true')
+    .addOption(
+      new Option(
+        '--template <template>',
+        'basic: a simulated robot to fill in (default); ros: a ROS 2 robot through rosbridge (@robot-mcp-kit/ros)',
+      ).choices(['basic', 'ros']),
+    )
     .option('--kit <dir>', 'use the kit tarballs packed into <dir> (npm pack) instead of the registry')
     .option(
       '-f, --force',
@@ -88,6 +96,7 @@ export function parseCreateArgs(argv: readonly string[], version: string, out: O
     tool?: string;
     longRunning?: boolean;
     actuates?: boolean;
+    template?: string;
     kit?: string;
     force: boolean;
     yes: boolean;
@@ -103,6 +112,7 @@ export function parseCreateArgs(argv: readonly string[], version: string, out: O
       tool: opts.tool,
       longRunning: opts.longRunning,
       actuates: opts.actuates,
+      template: opts.template,
       kit: opts.kit,
       force: opts.force,
       yes: opts.yes,

@@ -30,6 +30,8 @@ export interface ProjectOptions {
    * The companion acts when it is the long-running `patrol`, and reads when it is `get_status`.
    */
   firstToolActuates: boolean;
+  /** `basic`, or `ros`: a ROS 2 robot through rosbridge with fixed tools (default `basic`). */
+  template?: ProjectTemplate;
   /** Absolute directory of packed kit tarballs, if any. */
   kit?: string;
   force: boolean;
@@ -38,6 +40,13 @@ export interface ProjectOptions {
 /** The companion tools: the server always has one `@LongRunningTool` and one `@Tool`. */
 export const DEFAULT_LONG_RUNNING_TOOL = 'patrol';
 export const DEFAULT_PLAIN_TOOL = 'get_status';
+
+/** The project templates (`--template`). */
+export const PROJECT_TEMPLATES = ['basic', 'ros'] as const;
+export type ProjectTemplate = (typeof PROJECT_TEMPLATES)[number];
+
+/** The tools of the `ros` template (fixed: its server is written around Nav2). */
+export const ROS_TEMPLATE_TOOLS = Object.freeze({ longRunning: 'navigate_to_pose', plain: 'get_battery' });
 
 export interface ResolveContext {
   cwd: string;
@@ -51,6 +60,22 @@ export async function resolveOptions(args: CreateArgs, context: ResolveContext):
   const { name, directory } = await resolveNameAndDirectory(args, context);
   const description = await resolveDescription(args, name, ask);
   const transport = await resolveTransport(args, ask);
+  const template = resolveTemplate(args);
+  if (template === 'ros') {
+    return {
+      directory,
+      name,
+      description,
+      transport,
+      template,
+      longRunningTool: ROS_TEMPLATE_TOOLS.longRunning,
+      plainTool: ROS_TEMPLATE_TOOLS.plain,
+      firstToolLongRunning: true,
+      firstToolActuates: true,
+      kit: args.kit !== undefined ? resolve(context.cwd, args.kit) : undefined,
+      force: args.force,
+    };
+  }
   const { firstToolLongRunning, firstToolActuates } = await resolveFirstToolKind(args, ask);
   const tool = await resolveFirstToolName(args, firstToolLongRunning, ask);
   const companion = firstToolLongRunning ? DEFAULT_PLAIN_TOOL : DEFAULT_LONG_RUNNING_TOOL;
@@ -197,4 +222,35 @@ function validator(check: (value: string) => unknown): (value: string) => true |
       return err instanceof GeneratorError ? err.message.replace(/^[^:]+: /, '') : String(err);
     }
   };
+}
+
+/** The template; the `ros` one has fixed tools, so the tool flags are refused with it. */
+function resolveTemplate(args: CreateArgs): ProjectTemplate {
+  const template = args.template ?? 'basic';
+  if (!(PROJECT_TEMPLATES as readonly string[]).includes(template)) {
+    throw new GeneratorError(
+      'GENERATOR_USAGE',
+      '--template',
+      `"${template}" is not a template; use one of ${PROJECT_TEMPLATES.join(', ')}`,
+    );
+  }
+  if (template === 'ros') {
+    const flag =
+      args.tool !== undefined
+        ? '--tool'
+        : args.longRunning !== undefined
+          ? '--long-running'
+          : args.actuates !== undefined
+            ? '--actuates'
+            : undefined;
+    if (flag) {
+      throw new GeneratorError(
+        'GENERATOR_USAGE',
+        flag,
+        'the ros template has fixed tools (navigate_to_pose, get_battery, emergency_stop); drop the flag, ' +
+          'and add tools afterwards with npm run kit -- add tool <name>',
+      );
+    }
+  }
+  return template as ProjectTemplate;
 }

@@ -9,6 +9,7 @@ export interface KitSpecs {
   core: string;
   server: string;
   cli: string;
+  ros: string;
   /** True when the specs point at local tarballs. */
   local: boolean;
 }
@@ -18,10 +19,10 @@ export interface KitSpecs {
  * `npm pack` wrote there (`<dir>/robot-mcp-kit-core-0.1.0.tgz`, ...).
  * @throws GeneratorError naming the missing tarball and the command that makes it.
  */
-export function kitSpecs(version: string, kitDir?: string): KitSpecs {
+export function kitSpecs(version: string, kitDir?: string, withRos = false): KitSpecs {
   if (kitDir === undefined) {
     const range = `^${version}`;
-    return { core: range, server: range, cli: range, local: false };
+    return { core: range, server: range, cli: range, ros: range, local: false };
   }
   const spec = (key: keyof typeof KIT_PACKAGES): string => {
     const file = join(kitDir, `${KIT_PACKAGES[key].tarball}-${version}.tgz`);
@@ -32,12 +33,15 @@ export function kitSpecs(version: string, kitDir?: string): KitSpecs {
         `${file} does not exist; pack the kit first, from the kit's repository: npm run build && ` +
           `mkdir -p ${kitDir} && npm pack --pack-destination ${kitDir} --workspace packages/core ` +
           '--workspace packages/server --workspace packages/cli --workspace packages/receiver ' +
+          (key === 'ros' ? '--workspace packages/ros ' : '') +
           '(docs/generator.md, "Before publication")',
       );
     }
     return `file:${file}`;
   };
-  return { core: spec('core'), server: spec('server'), cli: spec('cli'), local: true };
+  // The ros tarball is needed (and looked for) only by a project of the ros template.
+  const ros = withRos ? spec('ros') : '';
+  return { core: spec('core'), server: spec('server'), cli: spec('cli'), ros, local: true };
 }
 
 /** The generated project's package.json. */
@@ -62,6 +66,7 @@ export function buildPackageJson(options: ProjectOptions, kit: KitSpecs): Record
     dependencies: sortKeys({
       [KIT_PACKAGES.core.name]: kit.core,
       [KIT_PACKAGES.server.name]: kit.server,
+      ...(options.template === 'ros' ? { [KIT_PACKAGES.ros.name]: kit.ros } : {}),
       ...THIRD_PARTY_VERSIONS.dependencies,
     }),
     devDependencies: sortKeys({

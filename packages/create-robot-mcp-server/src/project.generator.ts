@@ -7,6 +7,7 @@ import {
   byPath,
   type RenderedFile,
   renderTemplates,
+  ROS_TEMPLATES_DIR,
   TEMPLATES_DIR,
   type TemplateVars,
 } from './template.renderer.js';
@@ -75,8 +76,14 @@ export function renderProject(
   kitVersion: string,
   templatesDir = TEMPLATES_DIR,
 ): RenderedFile[] {
-  const kit = kitSpecs(kitVersion, options.kit);
-  const files = renderTemplates(templatesDir, templateVars(options, kitVersion));
+  const kit = kitSpecs(kitVersion, options.kit, options.template === 'ros');
+  const vars = templateVars(options, kitVersion);
+  let files = renderTemplates(templatesDir, vars);
+  if (options.template === 'ros') {
+    const overlay = renderTemplates(ROS_TEMPLATES_DIR, vars);
+    const replaced = new Set(overlay.map((f) => f.path));
+    files = [...files.filter((f) => !replaced.has(f.path)), ...overlay];
+  }
   const pkg: RenderedFile = {
     path: 'package.json',
     content: `${JSON.stringify(buildPackageJson(options, kit), null, 2)}\n`,

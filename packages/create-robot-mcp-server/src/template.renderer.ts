@@ -15,6 +15,9 @@ export type TemplateVars = Readonly<Record<string, string>>;
 /** The templates shipped with this package (`templates/`, next to `dist/`). */
 export const TEMPLATES_DIR = fileURLToPath(new URL('../templates/', import.meta.url));
 
+/** The `ros` template's files (`templates-ros/`), rendered over the basic ones. */
+export const ROS_TEMPLATES_DIR = fileURLToPath(new URL('../templates-ros/', import.meta.url));
+
 const TEMPLATE_SUFFIX = '.tpl';
 const PLACEHOLDER = /\{\{([A-Za-z][A-Za-z0-9]*)\}\}/g;
 

@@ -26,6 +26,7 @@ export const KIT_PACKAGES = Object.freeze({
   core: { name: '@robot-mcp-kit/core', tarball: 'robot-mcp-kit-core' },
   server: { name: '@robot-mcp-kit/server', tarball: 'robot-mcp-kit-server' },
   cli: { name: '@robot-mcp-kit/cli', tarball: 'robot-mcp-kit-cli' },
+  ros: { name: '@robot-mcp-kit/ros', tarball: 'robot-mcp-kit-ros' },
 });
 
 /** This generator's version, which is the kit version it generates for. */

@@ -68,6 +68,14 @@ describe('parseCreateArgs', () => {
     expect(lr.kind === 'run' && lr.args.longRunning).toBe(true);
   });
 
+  it('reads --template and refuses a template it does not have', () => {
+    const { out, sink: s } = sink();
+    const ros = parseCreateArgs(['turtle', '--template', 'ros'], '1.2.3', s);
+    expect(ros.kind === 'run' && ros.args.template).toBe('ros');
+    expect(parseCreateArgs(['turtle', '--template', 'lego'], '1.2.3', s)).toEqual({ kind: 'exit', code: 1 });
+    expect(out.stderr).toMatch(/--template <template>.*Allowed choices are basic, ros/);
+  });
+
   it('prints the help and exits 0', () => {
     const { out, sink: s } = sink();
     expect(parseCreateArgs(['--help'], '1.2.3', s)).toEqual({ kind: 'exit', code: 0 });

@@ -77,6 +77,22 @@ describe('resolveOptions without prompts', () => {
     }
   });
 
+  it('--template ros has fixed tools and refuses the tool flags', async () => {
+    const options = await resolveOptions(args({ directory: 'turtle', template: 'ros' }), { cwd: CWD });
+    expect(options).toMatchObject({
+      template: 'ros',
+      longRunningTool: 'navigate_to_pose',
+      plainTool: 'get_battery',
+      firstToolActuates: true,
+    });
+    await expect(
+      resolveOptions(args({ directory: 'turtle', template: 'ros', tool: 'go' }), { cwd: CWD }),
+    ).rejects.toThrow(/^--tool: the ros template has fixed tools/);
+    await expect(
+      resolveOptions(args({ directory: 'turtle', template: 'lego' }), { cwd: CWD }),
+    ).rejects.toThrow('--template: "lego" is not a template; use one of basic, ros');
+  });
+
   it('needs a directory or a name', async () => {
     await expect(resolveOptions(args(), { cwd: CWD })).rejects.toThrow(
       '<directory>: missing; say where to create the project, e.g. "create-robot-mcp-server my-nav --yes"',

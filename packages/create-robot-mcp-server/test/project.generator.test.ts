@@ -30,6 +30,53 @@ const fileOf = (files: { path: string; content: string }[], path: string): strin
   return file.content;
 };
 
+describe('renderProject with --template ros', () => {
+  const rosFiles = renderProject(
+    options({ template: 'ros', longRunningTool: 'navigate_to_pose', plainTool: 'get_battery' }),
+    '0.1.0',
+  );
+
+  it('renders the same files as the basic template, the ros ones in place of the server, main and tests', () => {
+    expect(rosFiles.map((f) => f.path)).toEqual(renderProject(options(), '0.1.0').map((f) => f.path));
+    for (const file of rosFiles) expect(file.content).not.toMatch(/\{\{\w+\}\}/);
+    const server = fileOf(rosFiles, 'src/my-nav.server.ts');
+    expect(server).toMatch(
+      /@RosActionTool\(\{[\s\S]*async navigateToPose\(args: NavigateToPoseArgs, ctx: TaskContext\)/,
+    );
+    expect(server).toContain('destructiveHint: false');
+    expect(fileOf(rosFiles, 'src/main.ts')).toContain('ROSBRIDGE_URL');
+    expect(fileOf(rosFiles, 'test/support/harness.ts')).toContain('startRosbridgeDouble');
+    expect(fileOf(rosFiles, 'src/plugins.ts')).toContain('batteryBelowTrigger');
+  });
+
+  it('depends on @robot-mcp-kit/ros; the basic template does not', () => {
+    const pkg = JSON.parse(fileOf(rosFiles, 'package.json')) as { dependencies: Record<string, string> };
+    expect(pkg.dependencies['@robot-mcp-kit/ros']).toBe('^0.1.0');
+    const basic = JSON.parse(fileOf(renderProject(options(), '0.1.0'), 'package.json')) as typeof pkg;
+    expect(basic.dependencies['@robot-mcp-kit/ros']).toBeUndefined();
+  });
+
+  it('with --kit, needs the ros tarball and names the command that packs it', () => {
+    const kit = workspaceTempDir('kit-');
+    try {
+      for (const name of ['core', 'server', 'cli'])
+        writeFileSync(join(kit, `robot-mcp-kit-${name}-0.1.0.tgz`), '');
+      const rosOptions = options({ template: 'ros', kit });
+      expect(() => renderProject(rosOptions, '0.1.0')).toThrow(
+        /robot-mcp-kit-ros-0\.1\.0\.tgz does not exist.*--workspace packages\/ros/,
+      );
+      expect(() => renderProject(options({ kit }), '0.1.0')).not.toThrow();
+      writeFileSync(join(kit, 'robot-mcp-kit-ros-0.1.0.tgz'), '');
+      const pkg = JSON.parse(fileOf(renderProject(rosOptions, '0.1.0'), 'package.json')) as {
+        dependencies: Record<string, string>;
+      };
+      expect(pkg.dependencies['@robot-mcp-kit/ros']).toBe(`file:${join(kit, 'robot-mcp-kit-ros-0.1.0.tgz')}`);
+    } finally {
+      rmSync(kit, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('renderProject', () => {
   const files = renderProject(options(), '0.1.0');
 
@@ -254,6 +301,21 @@ describe('generateProject', () => {
       '0.1.0',
     );
     expect(listFiles(target)).toEqual([...project.files].sort());
+    expect(typecheckProject(target)).toEqual([]);
+  }, 60000);
+
+  it('writes a ros project (--template ros) that typechecks against the kit and @robot-mcp-kit/ros', () => {
+    const target = join(dir, 'turtle');
+    generateProject(
+      options({
+        directory: target,
+        name: 'turtle',
+        template: 'ros',
+        longRunningTool: 'navigate_to_pose',
+        plainTool: 'get_battery',
+      }),
+      '0.1.0',
+    );
     expect(typecheckProject(target)).toEqual([]);
   }, 60000);
 

@@ -32,6 +32,10 @@ export function typecheckProject(dir: string): string[] {
       '@robot-mcp-kit/server': [join(REPO_ROOT, 'packages/server/src/index.ts')],
       '@robot-mcp-kit/server/testing': [join(REPO_ROOT, 'packages/server/src/testing/index.ts')],
       '@robot-mcp-kit/server/advanced': [join(REPO_ROOT, 'packages/server/src/advanced/index.ts')],
+      '@robot-mcp-kit/ros': [join(REPO_ROOT, 'packages/ros/src/index.ts')],
+      '@robot-mcp-kit/ros/testing': [join(REPO_ROOT, 'packages/ros/src/testing/index.ts')],
+      // roslib 2.1's own typings do not resolve under NodeNext (an extensionless re-export)
+      roslib: [join(REPO_ROOT, 'node_modules/roslib/dist/src/RosLib.d.ts')],
     },
   };
   const program = ts.createProgram(parsed.fileNames, options);
