@@ -1,5 +1,6 @@
 import {
   CapabilityServer,
+  JSONSchema,
   type JsonObject,
   NoArgs,
   type TaskContext,

@@ -1,5 +1,6 @@
 import {
   CapabilityServer,
+  JSONSchema,
   type JsonObject,
   LongRunningTool,
   NoArgs,
@@ -8,7 +9,6 @@ import {
   type ToolCallContext,
 } from '@robot-mcp-kit/server';
 import { IsNumber } from 'class-validator';
-import { JSONSchema } from '@robot-mcp-kit/server';
 import {
   durationSeconds,
   GEOMETRY_MSGS,
