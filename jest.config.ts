@@ -35,7 +35,7 @@ export const PROCESS_SUITES = [
   '/packages/server/test/runtime/lazy-transports\\.test\\.ts$',
   '/packages/server/test/public-api\\.exports\\.test\\.ts$',
   '/packages/server/test/schema/author-class-validator\\.test\\.ts$',
-  '/packages/server/test/runtime/(stdio-eras|stdio-tasks-extension)\\.test\\.ts$',
+  '/packages/server/test/runtime/(stdio-eras|stdio-tasks-extension|stdio-logging)\\.test\\.ts$',
   '/packages/brokers/test/(sleeper-over-brokers|sleeper-restart|broker-restart|broker-durability|secret-free-errors)\\.test\\.ts$',
   '/packages/redis/test/outbox-kill9\\.test\\.ts$',
   '/packages/redis/test/replicas/[^/]+\\.test\\.ts$',

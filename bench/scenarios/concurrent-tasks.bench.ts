@@ -1,5 +1,6 @@
 import { fork } from 'node:child_process';
 import { LoopbackReceiver } from '../fixtures/receiver.client.js';
+import type { ReceiverStats } from '../fixtures/receiver.worker.js';
 import { SCALE_SECRET } from '../fixtures/scale.constants.js';
 import { type BenchContext, BenchCheckError, sized } from '../harness/bench-context.js';
 import { type ScaleResult } from './concurrent-tasks.child.js';
@@ -82,7 +83,7 @@ export async function concurrentTaskBenchmark(ctx: BenchContext): Promise<ScaleR
     ...inMemoryChecks(tasks, defaults, capped),
     perTaskCheck(defaults, 'node defaults, in memory'),
     floorCheck(floor),
-    ...httpChecks(http.result, http.outOfOrder, http.badSignatures, http.coalescedNamed),
+    ...httpChecks(http.result, http.stats),
     ...(large ? largeChecks(large) : []),
     ...(large && largeFloor ? [lastEventCheck(large, largeFloor)] : []),
   ];
@@ -197,29 +198,19 @@ function lastEventCheck(run: ScaleResult, floor: ScaleResult): ScaleCheck {
 async function httpRun(
   ctx: BenchContext,
   tasks: number,
-): Promise<{ result: ScaleResult; outOfOrder: number; badSignatures: number; coalescedNamed: number }> {
+): Promise<{ result: ScaleResult; stats: ReceiverStats }> {
   ctx.log(`${tasks} concurrent tasks posting to a real HTTP receiver (fresh process, node defaults)`);
   const receiver = await LoopbackReceiver.start(SCALE_SECRET);
   try {
     const result = await runChild(tasks, [], { receiverUrl: `${receiver.baseUrl}/fast` });
-    const stats = await receiver.stats();
-    return {
-      result,
-      outOfOrder: stats.outOfOrder,
-      badSignatures: stats.badSignatures,
-      coalescedNamed: stats.coalescedNamed,
-    };
+    return { result, stats: await receiver.stats() };
   } finally {
     await receiver.close();
   }
 }
 
-function httpChecks(
-  run: ScaleResult,
-  outOfOrder: number,
-  badSignatures: number,
-  coalescedNamed: number,
-): ScaleCheck[] {
+function httpChecks(run: ScaleResult, stats: ReceiverStats): ScaleCheck[] {
+  const { outOfOrder, badSignatures, coalescedNamed, terminalTasks } = stats;
   const sent = run.expectedEvents;
   return [
     {
@@ -265,6 +256,15 @@ function httpChecks(
       unit: '',
       target: run.dropped === 0 ? '0' : 'informational',
       pass: run.dropped > 0 || outOfOrder === 0,
+    },
+    {
+      // Overload may coalesce progress, never a terminal event (docs/contract.md, overload policy):
+      // every task's task_done must reach the receiver.
+      metric: `HTTP, overloaded: tasks whose terminal event was delivered (of ${run.tasks})`,
+      value: terminalTasks,
+      unit: '',
+      target: `${run.tasks}`,
+      pass: terminalTasks === run.tasks,
     },
     {
       metric: 'HTTP: bad signatures',

@@ -1,19 +1,19 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { silentLogger } from '@robot-mcp-kit/core';
 import { bootstrap, type RobotMcpApp } from '@robot-mcp-kit/server';
 import { AckEventTransport } from '../fixtures/ack.transport.js';
 import { BenchServer } from '../fixtures/bench.server.js';
-import { createSdkServer, listenSdkHttp } from '../fixtures/sdk-baseline.server.js';
-import { type InterleavedSamples, interleave, perOpSide } from '../harness/ab-runner.js';
+import { listenSdkHttp } from '../fixtures/sdk-baseline.server.js';
+import { createDtoSdkServer } from '../fixtures/sdk-dto-tools.server.js';
+import { type InterleavedSamples, interleave, perOpSide, type RoundPlan } from '../harness/ab-runner.js';
 import { BenchCheckError, type BenchContext, sized } from '../harness/bench-context.js';
-import { type BenchRow, makeRow } from '../harness/bench-row.js';
+import { type BenchRow, makeRow, type RowSpec } from '../harness/bench-row.js';
 
 const ECHO = { name: 'echo', arguments: { text: 'hello robot', count: 3 } };
 const MOVE = { name: 'move', arguments: { distance_m: 2 } };
-const MOVE_NOW = { name: 'move_now', arguments: { distance_m: 2 } };
 const PLAN = {
   name: 'plan',
   arguments: {
@@ -27,6 +27,13 @@ const PLAN = {
   },
 };
 type Call = typeof ECHO | typeof MOVE | typeof PLAN;
+type Plan = RoundPlan & { ops: number };
+
+/** The kit's bench server as a user's main.ts starts it, on stdio. */
+const KIT_STDIO_MAIN = new URL('../fixtures/cold-kit.main.js', import.meta.url);
+/** The hand-written SDK server on the same libraries (class-validator DTOs, winston, got), on stdio. */
+const SDK_STDIO_MAIN = new URL('../fixtures/cold-sdk-libs.main.js', import.meta.url);
+const BASELINE = 'hand-written SDK server validating the same DTO with class-validator';
 
 function newApp(): { app: RobotMcpApp; server: BenchServer } {
   const server = new BenchServer();
@@ -52,17 +59,23 @@ function newClient(): Client {
   return new Client({ name: 'bench-client', version: '1.0.0' });
 }
 
-async function inMemoryClient(connectServer: (t: InMemoryTransport) => Promise<unknown>): Promise<Client> {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await connectServer(serverSide);
-  const client = newClient();
-  await client.connect(clientSide);
-  return client;
-}
-
 async function httpClient(url: string): Promise<Client> {
   const client = newClient();
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
+/** The official SDK client on a server spawned as a child process over stdio. */
+async function stdioClient(main: URL): Promise<Client> {
+  const client = newClient();
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [main.pathname],
+      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'error' },
+      stderr: 'inherit',
+    }),
+  );
   return client;
 }
 
@@ -80,155 +93,118 @@ async function compare(
   subject: Client,
   baseline: Client,
   call: Call,
-  plan: { warmupRounds: number; rounds: number; ops: number },
+  plan: Plan,
   afterSubjectRound?: () => Promise<void>,
-  baselineCall: Call = call,
 ): Promise<InterleavedSamples> {
   return interleave(
     perOpSide('kit', plan.ops, () => subject.callTool(call), afterSubjectRound),
-    perOpSide('sdk', plan.ops, () => baseline.callTool(baselineCall)),
+    perOpSide('sdk', plan.ops, () => baseline.callTool(call)),
     plan,
   );
 }
 
-/** `@Tool` and `@LongRunningTool` calls against the hand-written SDK server, in memory and over HTTP. */
+/** Both sides answer every call of the rows correctly before anything is timed. */
+async function checkBoth(kit: Client, sdk: Client, calls: readonly [Call, string][]): Promise<void> {
+  for (const [call, expect] of calls) {
+    await checkedCall(kit, call, expect);
+    await checkedCall(sdk, call, expect);
+  }
+}
+
+/**
+ * tools/call over stdio, each server a child process: the kit's bench server (`runServer`) against
+ * the hand-written SDK server on the same libraries. The cpu ratio is left out: the servers' CPU
+ * is in the children, the bench process holds only the clients.
+ */
+async function stdioRows(ctx: BenchContext, plan: Plan): Promise<BenchRow[]> {
+  ctx.log('tool calls over stdio (servers in child processes)');
+  const kit = await stdioClient(KIT_STDIO_MAIN);
+  const sdk = await stdioClient(SDK_STDIO_MAIN);
+  try {
+    await checkBoth(kit, sdk, [
+      [ECHO, 'hello robot'],
+      [PLAN, '"waypoints":4'],
+    ]);
+    const rows: BenchRow[] = [];
+    for (const [spec, call] of [
+      [{ id: 'tool-stdio', scenario: '@Tool call, stdio' }, ECHO],
+      [
+        { id: 'tool-array-dto-stdio', scenario: '@Tool with string[] and nested DTO[] arguments, stdio' },
+        PLAN,
+      ],
+    ] as const) {
+      const s = await compare(kit, sdk, call, plan);
+      rows.push(makeRow(judged({ ...spec, baseline: `${BASELINE}, stdio` }), s.subject, s.baseline));
+    }
+    return rows;
+  } finally {
+    await kit.close();
+    await sdk.close();
+  }
+}
+
+/** tools/call over streamable HTTP on loopback, both servers in this process. */
+async function httpRows(ctx: BenchContext, plan: Plan): Promise<BenchRow[]> {
+  ctx.log('tool calls, streamable HTTP on loopback');
+  const httpKit = newApp();
+  const { url } = await httpKit.app.listen({ kind: 'streamable-http', host: '127.0.0.1', port: 0 });
+  const sdkHttp = await listenSdkHttp(createDtoSdkServer);
+  const kit = await httpClient(url ?? '');
+  const sdk = await httpClient(sdkHttp.url);
+  try {
+    await checkBoth(kit, sdk, [
+      [ECHO, 'hello robot'],
+      [PLAN, '"waypoints":4'],
+      [MOVE, '"state":"running"'],
+    ]);
+    const baseline = `${BASELINE}, same transport`;
+    const rows: BenchRow[] = [];
+    let s = await compare(kit, sdk, ECHO, plan);
+    rows.push(row({ id: 'tool-http', scenario: '@Tool call, streamable HTTP', baseline }, s));
+    s = await compare(kit, sdk, PLAN, plan);
+    const arrays = '@Tool with string[] and nested DTO[] arguments, streamable HTTP';
+    rows.push(row({ id: 'tool-array-dto-http', scenario: arrays, baseline }, s));
+    s = await compare(kit, sdk, MOVE, plan, settleTasks(httpKit));
+    const longRunning = '@LongRunningTool call -> task id, streamable HTTP';
+    rows.push(
+      row(
+        {
+          id: 'long-running-http',
+          scenario: longRunning,
+          baseline: `${baseline}; its tool answers a task-like object`,
+        },
+        s,
+      ),
+    );
+    return rows;
+  } finally {
+    await kit.close();
+    await sdk.close();
+    await sdkHttp.close();
+    await settleTasks(httpKit)();
+    await httpKit.app.close({ timeoutMs: 1000 });
+  }
+}
+
+/** A row judged against the tool-call target: at most 1.10x the hand-written SDK server. */
+function judged(spec: Pick<RowSpec, 'id' | 'scenario' | 'baseline'>): RowSpec {
+  return { ...spec, unit: 'us', target: { op: '<=', value: 1.1 } };
+}
+
+function row(spec: Pick<RowSpec, 'id' | 'scenario' | 'baseline'>, s: InterleavedSamples): BenchRow {
+  return makeRow(judged(spec), s.subject, s.baseline, s.cpu);
+}
+
+/**
+ * tools/call as a user's client feels it — over stdio to a server process and over streamable
+ * HTTP — against a hand-written SDK server whose tools validate the same DTO classes with
+ * class-validator.
+ */
 export async function toolCallBenchmarks(ctx: BenchContext): Promise<BenchRow[]> {
-  const rows: BenchRow[] = [];
-  // 64 rounds: a comparison spans several old-generation marking cycles. During one, every call
-  // here runs up to 2x slower (longer scavenges, fresh pages); with 24 rounds a single cycle
-  // fell on 10 of them and the at-once row moved between 0.9x and 1.3x from run to run.
-  const memPlan = sized(
-    ctx,
-    { warmupRounds: 1, rounds: 4, ops: 100 },
-    { warmupRounds: 4, rounds: 64, ops: 400 },
-  );
-  const httpPlan = sized(
+  const plan = sized<Plan>(
     ctx,
     { warmupRounds: 1, rounds: 4, ops: 40 },
     { warmupRounds: 3, rounds: 16, ops: 200 },
   );
-
-  ctx.log('tool calls, in-memory transport');
-  const kit = newApp();
-  const kitMem = await inMemoryClient((t) => kit.app.connect(t));
-  const sdkMem = await inMemoryClient((t) => createSdkServer().connect(t));
-  await checkedCall(kitMem, ECHO, 'hello robot');
-  await checkedCall(sdkMem, ECHO, 'hello robot');
-  await checkedCall(kitMem, MOVE, '"state":"running"');
-  await checkedCall(sdkMem, MOVE, '"state":"running"');
-  let s = await compare(kitMem, sdkMem, ECHO, memPlan);
-  rows.push(
-    makeRow(
-      {
-        id: 'tool-inmemory',
-        scenario: '@Tool call, in-memory',
-        baseline: 'same tool on a hand-written SDK McpServer',
-        unit: 'us',
-        target: { op: '<=', value: 1.1 },
-      },
-      s.subject,
-      s.baseline,
-      s.cpu,
-    ),
-  );
-  s = await compare(kitMem, sdkMem, MOVE, memPlan, settleTasks(kit));
-  rows.push(
-    makeRow(
-      {
-        id: 'long-running-inmemory',
-        scenario: '@LongRunningTool call -> task id, in-memory',
-        baseline: 'plain SDK tool call',
-        unit: 'us',
-        target: { op: '<=', value: 1.2 },
-      },
-      s.subject,
-      s.baseline,
-      s.cpu,
-    ),
-  );
-  await checkedCall(kitMem, MOVE_NOW, '"state":"running"');
-  await checkedCall(kitMem, PLAN, '"waypoints":4');
-  await checkedCall(sdkMem, PLAN, '"waypoints":4');
-  s = await compare(kitMem, sdkMem, MOVE_NOW, memPlan, settleTasks(kit), MOVE);
-  rows.push(
-    makeRow(
-      {
-        id: 'long-running-at-once-inmemory',
-        scenario: '@LongRunningTool whose body returns at once, in-memory',
-        baseline: 'plain SDK tool call',
-        unit: 'us',
-        target: { op: '<=', value: 1.25 },
-        notes: 'the body, its task_done event and the poster run inside the timed calls',
-      },
-      s.subject,
-      s.baseline,
-      s.cpu,
-    ),
-  );
-  s = await compare(kitMem, sdkMem, PLAN, memPlan);
-  rows.push(
-    makeRow(
-      {
-        id: 'tool-array-dto-inmemory',
-        scenario: '@Tool with string[] and nested DTO[] arguments, in-memory',
-        baseline: 'same tool on the SDK, zod arrays and objects',
-        unit: 'us',
-        target: { op: '<=', value: 1.2 },
-      },
-      s.subject,
-      s.baseline,
-      s.cpu,
-    ),
-  );
-  await kitMem.close();
-  await sdkMem.close();
-  await settleTasks(kit)();
-  await kit.app.close({ timeoutMs: 1000 });
-
-  ctx.log('tool calls, streamable HTTP on loopback');
-  const httpKit = newApp();
-  const { url } = await httpKit.app.listen({ kind: 'streamable-http', host: '127.0.0.1', port: 0 });
-  const sdkHttp = await listenSdkHttp();
-  const kitClient = await httpClient(url ?? '');
-  const sdkClient = await httpClient(sdkHttp.url);
-  await checkedCall(kitClient, ECHO, 'hello robot');
-  await checkedCall(sdkClient, ECHO, 'hello robot');
-  await checkedCall(kitClient, MOVE, '"state":"running"');
-  await checkedCall(sdkClient, MOVE, '"state":"running"');
-  s = await compare(kitClient, sdkClient, ECHO, httpPlan);
-  rows.push(
-    makeRow(
-      {
-        id: 'tool-http',
-        scenario: '@Tool call, streamable HTTP',
-        baseline: 'hand-written SDK server, same transport',
-        unit: 'us',
-        target: { op: '<=', value: 1.1 },
-      },
-      s.subject,
-      s.baseline,
-      s.cpu,
-    ),
-  );
-  s = await compare(kitClient, sdkClient, MOVE, httpPlan, settleTasks(httpKit));
-  rows.push(
-    makeRow(
-      {
-        id: 'long-running-http',
-        scenario: '@LongRunningTool call -> task id, streamable HTTP',
-        baseline: 'hand-written SDK server, same transport',
-        unit: 'us',
-        target: { op: '<=', value: 1.1 },
-      },
-      s.subject,
-      s.baseline,
-      s.cpu,
-    ),
-  );
-  await kitClient.close();
-  await sdkClient.close();
-  await sdkHttp.close();
-  await settleTasks(httpKit)();
-  await httpKit.app.close({ timeoutMs: 1000 });
-  return rows;
+  return [...(await stdioRows(ctx, plan)), ...(await httpRows(ctx, plan))];
 }

@@ -42,8 +42,12 @@ export type { Clock, TimerHandle } from './clock/clock.port.js';
 export { ManualClock } from './clock/manual.clock.js';
 
 // Logging
-export { createLogger, MemoryLogger, silentLogger, LOG_LEVELS } from './logging/logger.js';
-export type { Logger, LogMeta, LogLevel, LoggerOptions, LogEntry } from './logging/logger.js';
+export { asLogger, createLogger, LOG_LEVELS, silentLogger } from './logging/logger.js';
+export type { Logger, LogMeta, LogLevel, LoggerOptions } from './logging/logger.js';
+export { kitLogFormat, redactSecrets } from './logging/log.formats.js';
+export type { LogFormat } from './logging/log.formats.js';
+export { MemoryLogger } from './logging/memory.logger.js';
+export type { LogEntry } from './logging/memory.logger.js';
 
 // Rules: naming, reserved tool names, limits (shared by server, CLI and generator)
 export {

@@ -124,7 +124,8 @@ export class JetStreamEventTransport implements EventTransport {
         headers: h,
         timeout: this.timeoutMs,
       });
-      this.logger.debug('event stored', { ...meta, stream_seq: ack.seq, duplicate: ack.duplicate });
+      if (this.logger.isLevelEnabled('debug'))
+        this.logger.debug('event stored', { ...meta, stream_seq: ack.seq, duplicate: ack.duplicate });
       return { ok: true };
     } catch (err) {
       const error = errorText(err);

@@ -110,6 +110,7 @@ export class MqttEventTransport implements EventTransport {
       this.clock,
     );
     const meta = { event_id: delivery.event.event_id, attempt: delivery.attempt };
+    const debug = this.logger.isLevelEnabled('debug');
     try {
       await withTimeout(
         client.publishAsync(this.topicOf(delivery.event), payload, {
@@ -124,7 +125,7 @@ export class MqttEventTransport implements EventTransport {
         this.timeoutMs,
         `no PUBACK within ${this.timeoutMs} ms`,
       );
-      this.logger.debug('event published', meta);
+      if (debug) this.logger.debug('event published', meta);
       return { ok: true };
     } catch (err) {
       const error = errorText(err);

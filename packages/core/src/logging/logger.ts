@@ -1,14 +1,17 @@
-import { createRequire } from 'node:module';
-import { type Writable } from 'node:stream';
-import type winston from 'winston';
-import { formatLine, type LineFormat } from './log-line.formatter.js';
+import winston from 'winston';
+import { kitLogFormat, type LogFormat } from './log.formats.js';
 
 /** Fields attached to a log line: server, task_id, event_id, ... */
 export type LogMeta = Record<string, unknown>;
 
+export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
+/** The levels `LOG_LEVEL` may name, most severe first (the server checks it, the CLI's doctor too). */
+export const LOG_LEVELS: readonly LogLevel[] = Object.freeze(['error', 'warn', 'info', 'debug'] as const);
+
 /**
- * The logging port. {@link createLogger} gives the stream adapter; {@link MemoryLogger} records
- * lines for tests.
+ * The kit's logging port, the part of winston's `Logger` the kit calls (a winston logger fits it).
+ * {@link createLogger} gives a thin face over winston; `MemoryLogger` records lines for tests.
+ * Hot paths ask {@link Logger.isLevelEnabled} before they build a line's metadata.
  */
 export interface Logger {
   error(message: string, meta?: LogMeta): unknown;
@@ -16,162 +19,99 @@ export interface Logger {
   info(message: string, meta?: LogMeta): unknown;
   debug(message: string, meta?: LogMeta): unknown;
   child(meta: LogMeta): Logger;
+  isLevelEnabled(level: LogLevel): boolean;
 }
-
-export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
-/** The levels `LOG_LEVEL` may name, most severe first (the server checks it, the CLI's doctor too). */
-export const LOG_LEVELS: readonly LogLevel[] = Object.freeze(['error', 'warn', 'info', 'debug'] as const);
-const RANK: Readonly<Record<LogLevel, number>> = { error: 0, warn: 1, info: 2, debug: 3 };
 
 /** Options of {@link createLogger}. Unset values come from `LOG_LEVEL` and `LOG_FORMAT`. */
 export interface LoggerOptions {
   level?: LogLevel;
-  format?: 'json' | 'pretty';
+  format?: LogFormat;
   /** Where lines go; default stderr, so that stdout stays free for the stdio MCP transport. */
   stream?: NodeJS.WritableStream;
+  /** Fields on every line (a child of the winston logger carries them). */
   defaultMeta?: LogMeta;
   env?: NodeJS.ProcessEnv;
   /** More winston transports (a file, syslog, ...) beside the stream; they get the same lines. */
   transports?: winston.transport[];
-}
-
-/** What every logger of one {@link createLogger} tree shares: the level, the format, the writer. */
-interface LogSink {
-  readonly rank: number;
-  readonly format: LineFormat;
-  /** Writes one formatted line (it ends with a newline). */
-  readonly write: (level: LogLevel, message: string, line: string) => void;
-}
-
-/** The `info` key that carries the line {@link formatLine} built. */
-const LINE = Symbol('rmk.line');
-type LineInfo = winston.Logform.TransformableInfo & { [LINE]?: string };
-
-/**
- * With {@link LoggerOptions.transports}, winston writes the lines to the stream and to those
- * transports; the kit formats them itself, once, only for enabled levels. winston is loaded only
- * then (the caller built its transports with it): a server that logs to stderr alone does not load
- * it, which keeps ~100 ms out of its cold start.
- */
-function winstonSink(level: LogLevel, stream: NodeJS.WritableStream, extra: winston.transport[]) {
-  const w = createRequire(import.meta.url)('winston') as typeof winston;
-  const line = w.format((info: LineInfo) => {
-    (info as Record<symbol, unknown>)[Symbol.for('message')] = info[LINE] ?? String(info.message);
-    return info;
-  });
-  return w.createLogger({
-    level,
-    levels: RANK,
-    format: line(),
-    transports: [new w.transports.Stream({ stream: stream as Writable, eol: '' }), ...extra],
-  });
+  /**
+   * An author's own winston logger: the kit logs through it (its level, format and transports)
+   * instead of building one; `level`, `format`, `stream` and `transports` are then ignored.
+   */
+  winston?: winston.Logger;
 }
 
 /**
- * The stream (and winston) adapter of the {@link Logger} port. A call at a disabled level returns after one
- * comparison: its metadata is never read, merged, redacted or serialized.
+ * The {@link Logger} face of a winston logger. A call at a disabled level returns after winston's
+ * `isLevelEnabled`: its metadata is never read, merged or formatted (winston itself would merge
+ * and format a line before its transports drop it). Lines go through `log(info)`, so a `%` in a
+ * message is not taken for a format token.
  */
-class StreamLogger implements Logger {
-  constructor(
-    private readonly sink: LogSink,
-    private readonly base: LogMeta | undefined,
-  ) {}
+class WinstonLogger implements Logger {
+  constructor(readonly winston: winston.Logger) {}
 
   error(message: string, meta?: LogMeta): void {
-    this.write('error', message, meta);
+    this.line('error', message, meta);
   }
   warn(message: string, meta?: LogMeta): void {
-    if (this.sink.rank >= 1) this.write('warn', message, meta);
+    this.line('warn', message, meta);
   }
   info(message: string, meta?: LogMeta): void {
-    if (this.sink.rank >= 2) this.write('info', message, meta);
+    this.line('info', message, meta);
   }
   debug(message: string, meta?: LogMeta): void {
-    if (this.sink.rank >= 3) this.write('debug', message, meta);
+    this.line('debug', message, meta);
   }
   child(meta: LogMeta): Logger {
-    return new StreamLogger(this.sink, this.base ? { ...this.base, ...meta } : { ...meta });
+    return new WinstonLogger(this.winston.child(meta));
+  }
+  isLevelEnabled(level: LogLevel): boolean {
+    return this.winston.isLevelEnabled(level);
   }
 
-  private write(level: LogLevel, message: string, meta: LogMeta | undefined): void {
-    this.sink.write(
-      level,
-      message,
-      formatLine(this.sink.format, level, message, this.base, meta, new Date()),
-    );
+  private line(level: LogLevel, message: string, meta: LogMeta | undefined): void {
+    if (!this.winston.isLevelEnabled(level)) return;
+    this.winston.log(Object.assign({ level, message }, meta, { level, message }));
   }
 }
 
 /**
- * A logger writing JSON lines (default) or a pretty format (`LOG_FORMAT=pretty`) to stderr (through
- * winston, with its extra `transports`, when some are given),
- * at `LOG_LEVEL` (default `info`). Fields whose names look secret are redacted. Calls below the
- * level cost one comparison: nothing is read, merged or formatted before the level check.
+ * The kit's logger: a winston logger writing JSON lines (default) or a readable format
+ * (`LOG_FORMAT=pretty`) to stderr — never stdout, which the stdio transport owns — and to any
+ * extra winston `transports`, at `LOG_LEVEL` (default `info`), secret-looking fields redacted.
+ * With `winston`, an author's own winston logger is used instead. Calls below the level build
+ * nothing.
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
+  const root = options.winston ?? buildWinston(options);
+  return new WinstonLogger(options.defaultMeta ? root.child({ ...options.defaultMeta }) : root);
+}
+
+function buildWinston(options: LoggerOptions): winston.Logger {
   const env = options.env ?? process.env;
-  const level = options.level ?? parseLevel(env.LOG_LEVEL);
-  const format: LineFormat = (options.format ?? env.LOG_FORMAT) === 'pretty' ? 'pretty' : 'json';
-  const stream = options.stream ?? process.stderr;
-  const extra = options.transports ?? [];
-  let write: LogSink['write'];
-  if (extra.length > 0) {
-    const pipeline = winstonSink(level, stream, extra);
-    write = (lineLevel, message, line) =>
-      void pipeline.log({ level: lineLevel, message, [LINE]: line } as winston.LogEntry);
-  } else {
-    write = (_level, _message, line) => void stream.write(line);
-  }
-  const sink: LogSink = { rank: RANK[level], format, write };
-  return new StreamLogger(sink, options.defaultMeta ? { ...options.defaultMeta } : undefined);
+  return winston.createLogger({
+    level: options.level ?? parseLevel(env.LOG_LEVEL),
+    format: kitLogFormat((options.format ?? env.LOG_FORMAT) === 'pretty' ? 'pretty' : 'json'),
+    transports: [
+      new winston.transports.Stream({ stream: options.stream ?? process.stderr }),
+      ...(options.transports ?? []),
+    ],
+  });
 }
 
-function parseLevel(value: string | undefined): LogLevel {
-  const lower = value?.toLowerCase();
-  return LOG_LEVELS.find((l) => l === lower) ?? 'info';
+/**
+ * The kit's {@link Logger} for what an author passed: a winston logger gets the kit's face (with
+ * `defaultMeta` on a child), any other {@link Logger} (a `MemoryLogger`, ...) is used as it is.
+ */
+export function asLogger(logger: Logger | winston.Logger, defaultMeta?: LogMeta): Logger {
+  if (logger instanceof WinstonLogger || !isWinston(logger)) return logger;
+  return createLogger({ winston: logger, ...(defaultMeta ? { defaultMeta } : {}) });
 }
 
-/** One line recorded by {@link MemoryLogger}. */
-export interface LogEntry {
-  level: LogLevel;
-  message: string;
-  meta: LogMeta;
-}
-
-/** The in-memory adapter of the {@link Logger} port: records every line, children share the record. */
-export class MemoryLogger implements Logger {
-  readonly entries: LogEntry[];
-  private readonly meta: LogMeta;
-
-  constructor(meta: LogMeta = {}, entries: LogEntry[] = []) {
-    this.meta = meta;
-    this.entries = entries;
-  }
-
-  error(message: string, meta?: LogMeta): void {
-    this.record('error', message, meta);
-  }
-  warn(message: string, meta?: LogMeta): void {
-    this.record('warn', message, meta);
-  }
-  info(message: string, meta?: LogMeta): void {
-    this.record('info', message, meta);
-  }
-  debug(message: string, meta?: LogMeta): void {
-    this.record('debug', message, meta);
-  }
-  child(meta: LogMeta): MemoryLogger {
-    return new MemoryLogger({ ...this.meta, ...meta }, this.entries);
-  }
-
-  /** The entries at `level`, optionally whose message contains `text`. */
-  at(level: LogLevel, text?: string): LogEntry[] {
-    return this.entries.filter((e) => e.level === level && (text === undefined || e.message.includes(text)));
-  }
-
-  private record(level: LogLevel, message: string, meta?: LogMeta): void {
-    this.entries.push({ level, message, meta: { ...this.meta, ...meta } });
-  }
+function isWinston(logger: Logger | winston.Logger): logger is winston.Logger {
+  const candidate = logger as Partial<winston.Logger>;
+  return (
+    typeof candidate.add === 'function' && typeof candidate.log === 'function' && 'transports' in candidate
+  );
 }
 
 /** A logger that discards everything. */
@@ -181,4 +121,10 @@ export const silentLogger: Logger = {
   info: () => undefined,
   debug: () => undefined,
   child: () => silentLogger,
+  isLevelEnabled: () => false,
 };
+
+function parseLevel(value: string | undefined): LogLevel {
+  const lower = value?.toLowerCase();
+  return LOG_LEVELS.find((l) => l === lower) ?? 'info';
+}

@@ -45,6 +45,7 @@ export class ManagedTaskContext implements TaskContext {
   // separate property array per task).
   private trackerState: TriggerTracker | undefined = undefined;
   private control: TaskControl | undefined = undefined;
+  private taskLogger: Logger | undefined = undefined;
   /** The pending sleep (see {@link sleep}), and the one timer callback and cancel hook of all of them. */
   private sleepResolve: (() => void) | undefined = undefined;
   private sleepReject: ((reason: unknown) => void) | undefined = undefined;
@@ -76,6 +77,11 @@ export class ManagedTaskContext implements TaskContext {
   /** Built on first use, like the signal: most bodies never control other tasks. */
   get tasks(): TaskControl {
     return (this.control ??= new ManagedTaskControl(this.host, this.taskId));
+  }
+
+  /** Built on first use: a child of the server's logger carrying `task_id` and `tool`. */
+  get logger(): Logger {
+    return (this.taskLogger ??= this.host.logger.child({ task_id: this.taskId, tool: this.tool }));
   }
 
   async progress(payload: JsonObject): Promise<void> {

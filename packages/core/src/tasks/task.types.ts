@@ -1,4 +1,5 @@
 import { type JsonObject } from '../models/json.types.js';
+import { type Logger } from '../logging/logger.js';
 import { type TaskEvent } from '../models/task-event.model.js';
 import { type TaskInfo } from '../models/task-info.model.js';
 import { type TaskState } from '../models/schema.js';
@@ -31,6 +32,8 @@ export interface TaskContext {
    * `cancelAll` never cancels the calling task itself.
    */
   readonly tasks: TaskControl;
+  /** The server's logger for this task: every line carries `task_id` and `tool` (a winston child). */
+  readonly logger: Logger;
 }
 
 /** The real work of a long-running tool. Returns the result object (`task_done {"result": ...}`). */

@@ -227,12 +227,13 @@ export class EventReceiver {
     }
     this.counts.delivered += 1;
     if (late) this.counts.late += 1;
-    this.options.logger.debug('event delivered', {
-      task_id: event.task_id,
-      seq: event.seq,
-      type: event.type,
-      late,
-    });
+    if (this.options.logger.isLevelEnabled('debug'))
+      this.options.logger.debug('event delivered', {
+        task_id: event.task_id,
+        seq: event.seq,
+        type: event.type,
+        late,
+      });
     return { delivered: true };
   }
 

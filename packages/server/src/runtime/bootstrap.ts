@@ -1,10 +1,12 @@
 import {
+  asLogger,
   type Clock,
   createLogger,
   EventPoster,
   type EventOutbox,
   type EventTransport,
   type Logger,
+  type LoggerOptions,
   systemClock,
   TaskManager,
   type TriggerRegistry,
@@ -49,7 +51,13 @@ export interface BootstrapOptions<T extends object = object> extends BuiltinFeat
   replaceBuiltinPlugins?: boolean;
   /** Environment to read (default `process.env`). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * The logger: a kit {@link Logger} as it is, or an author's own winston logger (its level, format
+   * and transports; the kit's lines carry `server`). Default `createLogger()` from the environment.
+   */
   logger?: Logger;
+  /** More winston transports for the default logger (a file, syslog, ...); they get the same lines. */
+  logTransports?: LoggerOptions['transports'];
   clock?: Clock;
   /** Where events go; default from `RVC_CALLBACK_URL` / `RVC_EVENT_SECRET` (no-op when unset). */
   eventTransport?: EventTransport;
@@ -97,7 +105,14 @@ export function bootstrap<T extends object>(
 ): RobotMcpApp {
   const definition = exploreCapabilityServer(ServerClass);
   const env = options.env ?? process.env;
-  const logger = options.logger ?? createLogger({ env, defaultMeta: { server: definition.server.name } });
+  const defaultMeta = { server: definition.server.name };
+  const logger = options.logger
+    ? asLogger(options.logger, defaultMeta)
+    : createLogger({
+        env,
+        defaultMeta,
+        ...(options.logTransports ? { transports: options.logTransports } : {}),
+      });
   const clock = options.clock ?? systemClock;
   const transport = transportConfigFromEnv(env, options.transport);
   const http = httpSecurityFromEnv(env, { ...options.http, ...(options.auth ? { auth: options.auth } : {}) });
