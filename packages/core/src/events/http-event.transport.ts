@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import type https from 'node:https';
 import type * as GotModule from 'got';
-import type { Got, Request as GotRequest, Response as GotResponse } from 'got';
+import type { ExtendOptions, Got, Request as GotRequest, Response as GotResponse } from 'got';
 import { type Clock, systemClock } from '../clock/clock.port.js';
 import { type Logger, silentLogger } from '../logging/logger.js';
 import { signatureHeader } from '../signing/signing.js';
@@ -38,7 +38,10 @@ export const MAX_RESPONSE_BODY_BYTES = 8 * 1024;
 /** How much of a rejection's body goes into the debug log. */
 const BODY_EXCERPT_CHARS = 200;
 
-/** got, imported by the first HTTP transport: a server without a callback URL never loads it. */
+/**
+ * got, imported by the first send of the first HTTP transport: a server never loads it before its
+ * first event (cold start: ~50 ms of module loading stays off spawn → first tools/list).
+ */
 let gotModule: Promise<typeof GotModule> | undefined;
 function loadGot(): Promise<typeof GotModule> {
   gotModule ??= import('got');
@@ -60,7 +63,10 @@ export class HttpEventTransport implements EventTransport {
   private readonly timeouts: HttpTimeouts;
   private readonly logger: Logger;
   private readonly agent: http.Agent;
-  private readonly client: Promise<Got>;
+  /** got's options of this transport's instance (`got.extend`). */
+  private readonly instanceOptions: ExtendOptions;
+  /** The got instance, made by the first send (got is loaded then, not at start-up). */
+  private client: Promise<Got> | undefined;
   private readonly webhooks: StandardWebhooksSigner | undefined;
   /** False when the caller passed the agent: close() leaves it to them. */
   private readonly ownsAgent: boolean;
@@ -84,19 +90,16 @@ export class HttpEventTransport implements EventTransport {
     this.ownsAgent = options.agent === undefined;
     this.agent = options.agent ?? new (httpModule(secure).Agent)({ keepAlive: true });
     checkAgentProtocol(this.agent, url.protocol);
-    this.client = loadGot().then(({ got }) =>
-      got.extend({
-        method: 'POST',
-        agent: secure ? { https: this.agent as https.Agent } : { http: this.agent },
-        ...(options.https ? { https: options.https } : {}),
-        retry: { limit: 0 },
-        timeout: { ...this.timeouts },
-        followRedirect: false,
-        throwHttpErrors: false,
-        decompress: false,
-      }),
-    );
-    this.client.catch(() => undefined); // reported by send
+    this.instanceOptions = {
+      method: 'POST',
+      agent: secure ? { https: this.agent as https.Agent } : { http: this.agent },
+      ...(options.https ? { https: options.https } : {}),
+      retry: { limit: 0 },
+      timeout: { ...this.timeouts },
+      followRedirect: false,
+      throwHttpErrors: false,
+      decompress: false,
+    };
   }
 
   /**
@@ -110,7 +113,7 @@ export class HttpEventTransport implements EventTransport {
     const body = Buffer.from(delivery.body, 'utf8');
     let request: GotRequest;
     try {
-      const client = await this.client;
+      const client = await this.gotClient();
       request = client.stream(this.url, { body, headers: this.headersOf(delivery, body) });
     } catch (err) {
       return this.failed(delivery, err);
@@ -128,6 +131,11 @@ export class HttpEventTransport implements EventTransport {
         resolve(this.failed(delivery, err));
       });
     });
+  }
+
+  private gotClient(): Promise<Got> {
+    this.client ??= loadGot().then(({ got }) => got.extend(this.instanceOptions));
+    return this.client;
   }
 
   /** The headers of one attempt, in a fixed order; the body is signed as UTF-8. */
