@@ -79,8 +79,11 @@ async function jetStreamRig(prefix: string): Promise<BrokerRig> {
     stream,
   });
   await transport.open(); // creates the stream the bare side publishes to as well
+  // The counting consumer and the bare publisher each on their own connection, as the kit's
+  // transport is on its own.
   const nc = await connect({ servers: '127.0.0.1:4222' });
-  const js = jetstream(nc);
+  const publisher = await connect({ servers: '127.0.0.1:4222' });
+  const js = jetstream(publisher);
   const jsm = await jetstreamManager(nc);
   await jsm.consumers.add(stream.name, {
     durable_name: 'count',
@@ -88,7 +91,8 @@ async function jetStreamRig(prefix: string): Promise<BrokerRig> {
     deliver_policy: DeliverPolicy.New,
   });
   let arrivals = 0;
-  const messages = await (await js.consumers.get(stream.name, 'count')).consume({ max_messages: 256 });
+  const consumer = await jetstream(nc).consumers.get(stream.name, 'count');
+  const messages = await consumer.consume({ max_messages: 256 });
   void (async () => {
     for await (const _message of messages) arrivals += 1;
   })();
@@ -105,6 +109,7 @@ async function jetStreamRig(prefix: string): Promise<BrokerRig> {
     async close() {
       await messages.close();
       await jsm.streams.delete(stream.name).catch(() => undefined);
+      await publisher.close();
       await nc.close();
     },
   };
