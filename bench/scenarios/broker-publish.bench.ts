@@ -24,12 +24,47 @@ const SECRET = 'bench-secret-0123456789';
 const SERVER = 'bench';
 const EXPIRY_S = 600;
 
+/**
+ * Counts arrivals and wakes a waiter when a count is reached: no polling, so waiting costs
+ * neither side CPU (a setImmediate loop spinning while the poster sends was charged to the kit).
+ */
+class ArrivalCounter {
+  count = 0;
+  private waiter: { target: number; resolve: () => void } | undefined;
+
+  add(): void {
+    this.count += 1;
+    if (this.waiter && this.count >= this.waiter.target) {
+      this.waiter.resolve();
+      this.waiter = undefined;
+    }
+  }
+
+  /** Resolves once `target` arrivals were counted; fails the scenario after 120 s. */
+  reach(target: number): Promise<void> {
+    if (this.count >= target) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new BenchCheckError(`${this.count} of ${target} arrived in 120 s`)),
+        120_000,
+      );
+      this.waiter = {
+        target,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
+    });
+  }
+}
+
 /** One broker under test: the kit transport, the bare publish of one event, the arrival count. */
 interface BrokerRig {
   readonly transport: EventTransport & { open(): Promise<void> };
   /** Publishes one event as the kit would, awaiting the broker's acknowledgement. */
   bare(event: TaskEvent): Promise<void>;
-  arrived(): number;
+  readonly arrivals: ArrivalCounter;
   close(): Promise<void>;
 }
 
@@ -39,11 +74,9 @@ function delivery(event: TaskEvent) {
 
 async function mqttRig(prefix: string): Promise<BrokerRig> {
   const url = 'mqtt://127.0.0.1:1883';
-  let arrivals = 0;
+  const arrivals = new ArrivalCounter();
   const counter = await mqtt.connectAsync(url, { protocolVersion: 5, clientId: `${prefix}-count` });
-  counter.on('message', () => {
-    arrivals += 1;
-  });
+  counter.on('message', () => arrivals.add());
   await counter.subscribeAsync(`${prefix}/#`, { qos: 1 });
   const transport = new MqttEventTransport({ url, secret: SECRET, serverName: SERVER, topicPrefix: prefix });
   const client = await mqtt.connectAsync(url, { protocolVersion: 5, clientId: `${prefix}-bare` });
@@ -61,7 +94,7 @@ async function mqttRig(prefix: string): Promise<BrokerRig> {
         },
       });
     },
-    arrived: () => arrivals,
+    arrivals,
     async close() {
       await client.endAsync(true);
       await counter.endAsync(true);
@@ -90,11 +123,11 @@ async function jetStreamRig(prefix: string): Promise<BrokerRig> {
     ack_policy: AckPolicy.None,
     deliver_policy: DeliverPolicy.New,
   });
-  let arrivals = 0;
+  const arrivals = new ArrivalCounter();
   const consumer = await jetstream(nc).consumers.get(stream.name, 'count');
   const messages = await consumer.consume({ max_messages: 256 });
   void (async () => {
-    for await (const _message of messages) arrivals += 1;
+    for await (const _message of messages) arrivals.add();
   })();
   return {
     transport,
@@ -105,7 +138,7 @@ async function jetStreamRig(prefix: string): Promise<BrokerRig> {
       h.set(BROKER_HEADERS.contentType, EVENT_CONTENT_TYPE);
       await js.publish(transport.subjectOf(event), payload, { msgID: event.event_id, headers: h });
     },
-    arrived: () => arrivals,
+    arrivals,
     async close() {
       await messages.close();
       await jsm.streams.delete(stream.name).catch(() => undefined);
@@ -115,19 +148,10 @@ async function jetStreamRig(prefix: string): Promise<BrokerRig> {
   };
 }
 
-/** Waits (between event-loop turns) until the counter saw `target` arrivals. */
-async function arrivals(rig: BrokerRig, target: number): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (rig.arrived() < target) {
-    if (Date.now() > deadline) throw new BenchCheckError(`${rig.arrived()} of ${target} arrived in 120 s`);
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-}
-
 /** The bare side: one sequential publish loop per task, the tasks side by side. */
 async function bareBatch(rig: BrokerRig, tasks: number, perTask: number): Promise<number> {
   const events = interleavedEvents(tasks, perTask);
-  const target = rig.arrived() + events.length;
+  const target = rig.arrivals.count + events.length;
   const byTask = new Map<string, TaskEvent[]>();
   for (const event of events) byTask.set(event.task_id, [...(byTask.get(event.task_id) ?? []), event]);
   await Promise.all(
@@ -135,7 +159,7 @@ async function bareBatch(rig: BrokerRig, tasks: number, perTask: number): Promis
       for (const event of list) await rig.bare(event);
     }),
   );
-  await arrivals(rig, target);
+  await rig.arrivals.reach(target);
   return events.length;
 }
 
@@ -147,9 +171,9 @@ async function kitBatch(
   perTask: number,
 ): Promise<number> {
   const events = interleavedEvents(tasks, perTask);
-  const target = rig.arrived() + events.length;
+  const target = rig.arrivals.count + events.length;
   for (const event of events) poster.post(event);
-  await arrivals(rig, target);
+  await rig.arrivals.reach(target);
   if (poster.stats.dropped > 0 || poster.stats.retried > 0) {
     throw new BenchCheckError(`poster retried or dropped: ${JSON.stringify(poster.stats)}`);
   }
