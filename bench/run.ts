@@ -8,7 +8,9 @@ import { coldStartBenchmarks } from './scenarios/cold-start.bench.js';
 import { nativeTaskBenchmarks } from './scenarios/native-tasks.bench.js';
 import { concurrentTaskBenchmark, type ScaleReport } from './scenarios/concurrent-tasks.bench.js';
 import { brokerDeliveryBenchmarks } from './scenarios/broker-delivery.bench.js';
+import { brokerPublishBenchmarks } from './scenarios/broker-publish.bench.js';
 import { eventDeliveryBenchmarks } from './scenarios/event-delivery.bench.js';
+import { idleSessionBenchmarks } from './scenarios/idle-sessions.bench.js';
 import { mcpEraBenchmarks } from './scenarios/mcp-eras.bench.js';
 import { taskStoreBenchmarks } from './scenarios/task-store.bench.js';
 import { toolCallBenchmarks } from './scenarios/tool-calls.bench.js';
@@ -16,7 +18,7 @@ import { triggerBenchmarks } from './scenarios/triggers.bench.js';
 import { rosFeedbackBenchmarks } from './scenarios/ros-feedback.bench.js';
 
 /**
- * `npm run bench [-- --quick] [--only=tools,native,delivery,cold,scale,triggers,brokers,eras,store,ros] [--strict]`
+ * `npm run bench [-- --quick] [--only=tools,native,delivery,cold,scale,triggers,brokers,publish,sessions,eras,store,ros] [--strict]`
  *
  * Full mode prints PASS/MISS per target (and exits 1 on a MISS only with --strict); quick mode
  * (CI) runs every scenario briefly to prove it works and never judges the numbers. Either way a
@@ -66,6 +68,8 @@ await attempt('cold', async () => void rows.push(...(await coldStartBenchmarks(c
 await attempt('scale', async () => void (scale = await concurrentTaskBenchmark(ctx)));
 await attempt('triggers', async () => void rows.push(...(await triggerBenchmarks(ctx))));
 await attempt('brokers', async () => void rows.push(...(await brokerDeliveryBenchmarks(ctx))));
+await attempt('publish', async () => void rows.push(...(await brokerPublishBenchmarks(ctx))));
+await attempt('sessions', async () => void rows.push(...(await idleSessionBenchmarks(ctx))));
 await attempt('eras', async () => void rows.push(...(await mcpEraBenchmarks(ctx))));
 await attempt('store', async () => void rows.push(...(await taskStoreBenchmarks(ctx))));
 await attempt('ros', async () => void rows.push(...(await rosFeedbackBenchmarks(ctx))));

@@ -11,12 +11,12 @@ export interface BenchRow {
   readonly id: string;
   readonly scenario: string;
   readonly baseline: string;
-  /** `us` rows compare time per operation; `events/s` rows compare delivery rates. */
-  readonly unit: 'us' | 'events/s';
+  /** `us` rows compare time per operation; `events/s` rows compare delivery rates; `KB` memory. */
+  readonly unit: 'us' | 'events/s' | 'KB';
   /** In `unit`: for `us` the time per op; for `events/s` the rate (p95 = rate of the slowest 5 % of rounds). */
   readonly subject: { median: number; p95: number; n: number };
   readonly base: { median: number; p95: number; n: number };
-  /** `us`: subject median / baseline median. `events/s`: subject rate / baseline rate. */
+  /** `us`, `KB`: subject median / baseline median. `events/s`: subject rate / baseline rate. */
   readonly ratio: number;
   /** Absent on informational rows. */
   readonly target?: RatioTarget;
@@ -30,7 +30,7 @@ export interface RowSpec {
   readonly id: string;
   readonly scenario: string;
   readonly baseline: string;
-  readonly unit: 'us' | 'events/s';
+  readonly unit: 'us' | 'events/s' | 'KB';
   /** Omitted for an informational row (shown, never judged). */
   readonly target?: RatioTarget;
   readonly notes?: string;
@@ -38,7 +38,7 @@ export interface RowSpec {
 
 function inUnit(unit: RowSpec['unit'], s: Summary): { median: number; p95: number; n: number } {
   // Samples are always µs per op; a rate's p95 is the rate of the slow tail (the op-time p95).
-  if (unit === 'us') return { median: s.median, p95: s.p95, n: s.n };
+  if (unit !== 'events/s') return { median: s.median, p95: s.p95, n: s.n };
   return { median: 1e6 / s.median, p95: 1e6 / s.p95, n: s.n };
 }
 
@@ -51,7 +51,7 @@ export function makeRow(
 ): BenchRow {
   const a = summarize(subjectUs);
   const b = summarize(baselineUs);
-  const ratio = spec.unit === 'us' ? a.median / b.median : b.median / a.median;
+  const ratio = spec.unit === 'events/s' ? b.median / a.median : a.median / b.median;
   const { target } = spec;
   const pass = !target || (target.op === '<=' ? ratio <= target.value : ratio >= target.value);
   const cpuRatio = cpu ? summarize(cpu.subject).median / summarize(cpu.baseline).median : undefined;

@@ -3,6 +3,7 @@ import { type BenchRow } from './bench-row.js';
 function fmt(value: number, unit: BenchRow['unit']): string {
   if (!Number.isFinite(value)) return 'n/a';
   if (unit === 'events/s') return `${Math.round(value).toLocaleString('en-US')}/s`;
+  if (unit === 'KB') return `${value.toFixed(1)} KB`;
   return value >= 1000 ? `${(value / 1000).toFixed(2)} ms` : `${value.toFixed(1)} us`;
 }
 

@@ -78,7 +78,6 @@ async function sequentialDelivery(ctx: BenchContext, receiver: LoopbackReceiver)
     return deliverAll(poster, events);
   });
   const s = await interleave(subject, gotLoop(url, agent, perRound), plan);
-  const h = await interleave(gotLoop(url, agent, perRound), httpLoop(url, agent, perRound), plan);
   await checkReceiver(receiver, signedExpected);
   await poster.aclose({ timeoutMs: 1000 });
   agent.destroy();
@@ -94,18 +93,6 @@ async function sequentialDelivery(ctx: BenchContext, receiver: LoopbackReceiver)
       s.subject,
       s.baseline,
       s.cpu,
-    ),
-    makeRow(
-      {
-        id: 'got-vs-node-http',
-        scenario: 'bare got POST loop (the reference client of the delivery targets)',
-        baseline: 'bare sequential keep-alive node:http POST loop',
-        unit: 'events/s',
-        notes: 'informational: the cost of the HTTP client, no target',
-      },
-      h.subject,
-      h.baseline,
-      h.cpu,
     ),
   ];
 }
@@ -127,34 +114,11 @@ function gotLoop(url: string, agent: http.Agent, count: number): BenchSide {
   });
 }
 
-/** The same with `node:http` alone: the physical limit of a sequential keep-alive POST loop here. */
-function httpLoop(url: string, agent: http.Agent, count: number): BenchSide {
-  return batchSide('node:http loop', async () => {
-    const bodies = progressEvents(benchTaskId(), count).map((e) => JSON.stringify(e));
-    for (const body of bodies) {
-      const status = await new Promise<number>((resolve, reject) => {
-        const req = http.request(
-          url,
-          { method: 'POST', agent, headers: { 'Content-Type': 'application/json' } },
-          (res) => {
-            res.resume();
-            res.on('end', () => resolve(res.statusCode ?? 0));
-          },
-        );
-        req.on('error', reject);
-        req.end(body);
-      });
-      if (status !== 200) throw new BenchCheckError(`receiver answered ${status}`);
-    }
-    return bodies.length;
-  });
-}
-
 /**
  * Delivery through a real server: a kit server (bootstrapped from the environment like a user's,
  * `RVC_CALLBACK_URL` at the receiver) runs a task whose body sends `count` progress events; the
  * round ends when every event of the task (started, progress, done) is delivered. Compared with
- * a bare got loop and a bare node:http loop posting as many events.
+ * a bare got loop posting as many events (the kit posts through got too, one extended instance).
  */
 async function realServerDelivery(ctx: BenchContext, receiver: LoopbackReceiver): Promise<BenchRow[]> {
   ctx.log('event delivery through a real server (MCP call -> task -> signed POSTs)');
@@ -185,7 +149,6 @@ async function realServerDelivery(ctx: BenchContext, receiver: LoopbackReceiver)
   });
   const agent = new http.Agent({ keepAlive: true });
   const g = await interleave(subject, gotLoop(url, agent, count), plan);
-  const h = await interleave(subject, httpLoop(url, agent, count), plan);
   await checkReceiver(receiver, signedExpected);
   await client.close();
   await app.close({ timeoutMs: 1000 });
@@ -206,17 +169,6 @@ async function realServerDelivery(ctx: BenchContext, receiver: LoopbackReceiver)
       g.subject,
       g.baseline,
       g.cpu,
-    ),
-    makeRow(
-      {
-        ...spec,
-        id: 'delivery-server-vs-node-http',
-        baseline: 'bare keep-alive node:http POST loop',
-        notes: `${spec.notes}; informational: includes the HTTP client's cost, no target`,
-      },
-      h.subject,
-      h.baseline,
-      h.cpu,
     ),
   ];
 }

@@ -102,7 +102,11 @@ export type { OutboxStats } from './events/poster-outbox.js';
 export type { EventOutbox, OutboxRecord } from './events/event-outbox.port.js';
 export { InMemoryEventOutbox } from './events/in-memory-event.outbox.js';
 export { checkSigningOptions, HttpEventTransport, parseRetryAfter } from './events/http-event.transport.js';
-export type { HttpEventTransportOptions } from './events/http-event.transport.js';
+export type {
+  HttpEventTlsOptions,
+  HttpEventTransportOptions,
+  HttpPhaseTimeouts,
+} from './events/http-event.transport.js';
 export { InMemoryEventTransport } from './events/in-memory-event.transport.js';
 export type {
   DeliveryHandler,

@@ -56,6 +56,11 @@ export interface JetStreamEventTransportOptions extends BrokerCommonOptions {
  */
 export class JetStreamEventTransport implements EventTransport {
   readonly description: string;
+  /**
+   * Publishes awaiting their stream acknowledgement at once, for the poster (its default of 8 is
+   * for HTTP connections); one NATS connection carries them all.
+   */
+  readonly maxInFlight = 64;
   private readonly url: URL;
   private readonly options: JetStreamEventTransportOptions;
   private readonly prefix: string;

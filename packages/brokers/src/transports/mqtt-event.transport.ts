@@ -48,6 +48,11 @@ export interface MqttEventTransportOptions extends BrokerCommonOptions {
  */
 export class MqttEventTransport implements EventTransport {
   readonly description: string;
+  /**
+   * Publishes awaiting their PUBACK at once, for the poster: Mosquitto's default in-flight window
+   * (`max_inflight_messages` 20); one connection carries them all.
+   */
+  readonly maxInFlight = 20;
   private readonly url: URL;
   private readonly options: MqttEventTransportOptions;
   private readonly prefix: string;

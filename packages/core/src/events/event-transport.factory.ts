@@ -133,6 +133,11 @@ export class BrokerEventTransportLoader implements EventTransport {
     }
   }
 
+  /** The loaded transport's `maxInFlight` (none before it is loaded: the poster's default). */
+  get maxInFlight(): number | undefined {
+    return this.inner?.maxInFlight;
+  }
+
   async send(delivery: EventDelivery): Promise<DeliveryOutcome> {
     if (this.closed) return { ok: false, error: 'transport closed' };
     try {

@@ -39,6 +39,13 @@ export interface EventTransport {
   readonly description: string;
   send(delivery: EventDelivery): Promise<DeliveryOutcome>;
   /**
+   * How many sends this transport carries well at once: the poster's limit when its own
+   * `maxInFlight` is not set (read at every attempt, so a transport that connects later may set
+   * it then). Broker transports multiplex their publishes over one connection and set more than
+   * the poster's default of 8.
+   */
+  readonly maxInFlight?: number;
+  /**
    * Connects ahead of the first event (brokers); the app awaits it at start-up so a bad URL or an
    * unreachable broker fails fast. @throws ConfigError with the fix.
    */

@@ -1,161 +1,147 @@
 import type http from 'node:http';
-import { type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
-import { createRequire } from 'node:module';
-import { urlToHttpOptions } from 'node:url';
+import type https from 'node:https';
+import type * as GotModule from 'got';
+import type { ExtendOptions, Got, Request as GotRequest, Response as GotResponse } from 'got';
 import { type Clock, systemClock } from '../clock/clock.port.js';
-import { ConfigError } from '../errors/kit.error.js';
 import { type Logger, silentLogger } from '../logging/logger.js';
 import { signatureHeader } from '../signing/signing.js';
-import { type StandardWebhooksOptions, StandardWebhooksSigner } from '../signing/standard-webhooks.js';
+import { StandardWebhooksSigner } from '../signing/standard-webhooks.js';
 import { type DeliveryOutcome, type EventDelivery, type EventTransport } from './event.types.js';
-import { redactUrl } from '../rules/url.rules.js';
+import {
+  checkAgentProtocol,
+  checkSigningOptions,
+  checkTlsOptions,
+  describeUrl,
+  type HttpEventTransportOptions,
+  type HttpTimeouts,
+  httpModule,
+  parseCallbackUrl,
+  timeoutsOf,
+} from './http-event.options.js';
 
-/** Options of {@link HttpEventTransport}. */
-export interface HttpEventTransportOptions {
-  /** The app's events endpoint, e.g. `http://127.0.0.1:8000/api/agent/events`. */
-  url: string;
-  /** The HMAC secret shared with the app (`RVC_EVENT_SECRET`). */
-  secret: string;
-  /** Sent as `X-RVC-Server`. */
-  serverName: string;
-  /** Source of `X-RVC-Timestamp` (default the system clock). */
-  clock?: Clock;
-  /** Per-request timeout in ms (default 10 000). */
-  timeoutMs?: number;
-  logger?: Logger;
-  /** Also sign with Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). */
-  standardWebhooks?: StandardWebhooksOptions;
-  /**
-   * The agent every POST goes through, for what the default keep-alive agent cannot do: a client
-   * certificate (mTLS) or a private CA (`new https.Agent({ keepAlive: true, cert, key, ca })`), or
-   * a proxy (an agent from a proxy library). It must speak the URL's protocol. The caller owns it:
-   * {@link HttpEventTransport.close} leaves it open. Default: a keep-alive agent of the transport's own.
-   */
-  agent?: http.Agent;
-}
+export { checkSigningOptions, parseCallbackUrl };
+export type {
+  HttpEventTlsOptions,
+  HttpEventTransportOptions,
+  HttpPhaseTimeouts,
+} from './http-event.options.js';
 
 /**
- * The `User-Agent` of every event POST: the kit's name, so a receiver's logs say who posted. (Up
- * to 0.1 the kit posted through got and sent got's; nothing in the contract reads it.)
+ * The `User-Agent` of every event POST: the kit's name, so a receiver's logs say who posted
+ * (instead of got's default); nothing in the contract reads it.
  */
 const EVENT_POST_USER_AGENT = 'robot-mcp-kit';
 
-/** The request timeout: reported as `timeout after N ms`. */
-class RequestTimeoutError extends Error {
-  override readonly name = 'TimeoutError';
-}
+/** The most response-body bytes read per attempt; a longer body closes the connection. */
+export const MAX_RESPONSE_BODY_BYTES = 8 * 1024;
 
-const requireBuiltin = createRequire(import.meta.url);
+/** How much of a rejection's body goes into the debug log. */
+const BODY_EXCERPT_CHARS = 200;
 
 /**
- * node:http or node:https, loaded by the first transport that needs it: a server without a
- * callback URL (stdio, a broker transport) never loads them, or tls (~10 ms of a cold start).
+ * got, imported by the first send of the first HTTP transport: a server never loads it before its
+ * first event (cold start: ~50 ms of module loading stays off spawn → first tools/list).
  */
-function httpClientModule(secure: boolean): Pick<typeof http, 'Agent' | 'request'> {
-  return requireBuiltin(secure ? 'node:https' : 'node:http') as typeof http;
+let gotModule: Promise<typeof GotModule> | undefined;
+function loadGot(): Promise<typeof GotModule> {
+  gotModule ??= import('got');
+  return gotModule;
 }
 
 /**
  * The HTTP adapter of the {@link EventTransport} port (spec §3.1): one signed POST per attempt
- * over a single keep-alive agent, through node:http (got, used before, built ~20 KB of hidden
- * classes per request on node 20: at 10,000 tasks that was most of the peak RSS). It never
- * retries by itself (the poster owns the schedule) and never throws: every failure comes back as
- * `{ ok: false }`.
+ * through one got instance of its own (`got.extend`) over a keep-alive agent. got's retry is off
+ * (the poster owns the contract's schedule), redirects are not followed, and the transport never
+ * throws: every failure comes back as `{ ok: false }`.
  */
 export class HttpEventTransport implements EventTransport {
   readonly description: string;
-  private readonly url: URL;
+  private readonly url: string;
   private readonly secret: string;
   private readonly serverName: string;
   private readonly clock: Clock;
-  private readonly timeoutMs: number;
+  private readonly timeouts: HttpTimeouts;
   private readonly logger: Logger;
   private readonly agent: http.Agent;
-  /** Where every POST goes (host, port, path and query), computed once. */
-  private readonly target: http.RequestOptions;
-  private readonly request: typeof http.request;
-  /** `Basic ...` from the URL's credentials, as got sent it (lower-case name, after the body headers). */
-  private readonly authorization: string | undefined;
+  /** got's options of this transport's instance (`got.extend`). */
+  private readonly instanceOptions: ExtendOptions;
+  /** The got instance, made by the first send (got is loaded then, not at start-up). */
+  private client: Promise<Got> | undefined;
   private readonly webhooks: StandardWebhooksSigner | undefined;
   /** False when the caller passed the agent: close() leaves it to them. */
   private readonly ownsAgent: boolean;
   private closed = false;
 
   constructor(options: HttpEventTransportOptions) {
-    this.url = parseCallbackUrl(options.url, 'url');
+    const url = parseCallbackUrl(options.url, 'url');
     checkSigningOptions(options);
-    const timeoutMs = options.timeoutMs ?? 10_000;
-    if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-      throw new ConfigError(
-        'timeoutMs',
-        `must be a positive number of milliseconds, e.g. 10000; got ${timeoutMs}`,
-      );
-    }
+    this.timeouts = timeoutsOf(options);
+    checkTlsOptions(options.https, url.protocol);
+    this.url = url.href;
     this.secret = options.secret;
     this.webhooks = options.standardWebhooks
       ? new StandardWebhooksSigner(options.standardWebhooks)
       : undefined;
     this.serverName = options.serverName;
     this.clock = options.clock ?? systemClock;
-    this.timeoutMs = timeoutMs;
-    this.description = describeUrl(this.url);
+    this.description = describeUrl(url);
     this.logger = (options.logger ?? silentLogger).child({ target: this.description });
-    const client = httpClientModule(this.url.protocol === 'https:');
+    const secure = url.protocol === 'https:';
     this.ownsAgent = options.agent === undefined;
-    this.agent = options.agent ?? new client.Agent({ keepAlive: true });
-    checkAgentProtocol(this.agent, this.url.protocol);
-    this.request = client.request;
-    const { auth, ...target } = urlToHttpOptions(this.url);
-    this.target = { ...target, method: 'POST', agent: this.agent };
-    this.authorization = auth ? `Basic ${Buffer.from(auth).toString('base64')}` : undefined;
+    this.agent = options.agent ?? new (httpModule(secure).Agent)({ keepAlive: true });
+    checkAgentProtocol(this.agent, url.protocol);
+    this.instanceOptions = {
+      method: 'POST',
+      agent: secure ? { https: this.agent as https.Agent } : { http: this.agent },
+      ...(options.https ? { https: options.https } : {}),
+      retry: { limit: 0 },
+      timeout: { ...this.timeouts },
+      followRedirect: false,
+      throwHttpErrors: false,
+      decompress: false,
+    };
   }
 
   /**
    * Sends one signed POST. Resolves `{ ok: true }` on any 2xx as soon as the status line and
    * headers arrive; never rejects. The response body is read in the background up to
-   * `MAX_RESPONSE_BODY_BYTES` and discarded (a longer one closes the connection), so a huge
+   * {@link MAX_RESPONSE_BODY_BYTES} and discarded (a longer one closes the connection), so a huge
    * or endless answer holds neither memory nor a send slot, and the request timeout ends it.
    */
-  send(delivery: EventDelivery): Promise<DeliveryOutcome> {
-    if (this.closed) return Promise.resolve({ ok: false, error: 'transport closed' });
+  async send(delivery: EventDelivery): Promise<DeliveryOutcome> {
+    if (this.closed) return { ok: false, error: 'transport closed' };
     const body = Buffer.from(delivery.body, 'utf8');
+    let request: GotRequest;
+    try {
+      const client = await this.gotClient();
+      request = client.stream(this.url, { body, headers: this.headersOf(delivery, body) });
+    } catch (err) {
+      return this.failed(delivery, err);
+    }
     return new Promise<DeliveryOutcome>((resolve) => {
-      let request: ClientRequest;
-      try {
-        request = this.request({ ...this.target, headers: this.headersOf(delivery, body) });
-      } catch (err) {
-        resolve({ ok: false, error: this.describeError(err) });
-        return;
-      }
       let settled = false;
-      // The whole exchange, the discarded body included, as got's request timeout did.
-      const timer = setTimeout(() => request.destroy(new RequestTimeoutError()), this.timeoutMs);
-      request.once('close', () => clearTimeout(timer));
-      request.once('response', (response: IncomingMessage) => {
+      request.once('response', (response: GotResponse) => {
         settled = true;
         resolve(this.outcomeOf(response, delivery));
-        discardBody(request, response);
+        this.readCapped(request, response, delivery);
       });
       request.on('error', (err: unknown) => {
-        clearTimeout(timer);
         if (settled) return; // the body failed after the answer: nothing to report
         settled = true;
-        const error = this.describeError(err);
-        this.logger.debug('event POST failed', {
-          event_id: delivery.event.event_id,
-          attempt: delivery.attempt,
-          error,
-        });
-        resolve({ ok: false, error });
+        resolve(this.failed(delivery, err));
       });
-      request.end(body);
     });
   }
 
-  /** The headers of one attempt (named and ordered as the kit sent them through got); the body is signed as UTF-8. */
-  private headersOf(delivery: EventDelivery, body: Buffer): OutgoingHttpHeaders {
+  private gotClient(): Promise<Got> {
+    this.client ??= loadGot().then(({ got }) => got.extend(this.instanceOptions));
+    return this.client;
+  }
+
+  /** The headers of one attempt, in a fixed order; the body is signed as UTF-8. */
+  private headersOf(delivery: EventDelivery, body: Buffer): Record<string, string> {
     const timestamp = Math.floor(this.clock.now() / 1000);
-    const headers: OutgoingHttpHeaders = {
+    const headers: Record<string, string> = {
       'user-agent': EVENT_POST_USER_AGENT,
       'content-type': 'application/json',
       'x-rvc-server': this.serverName,
@@ -167,12 +153,11 @@ export class HttpEventTransport implements EventTransport {
       for (const [name, value] of Object.entries(signed)) headers[name.toLowerCase()] = value;
     }
     headers['content-length'] = String(body.length);
-    if (this.authorization !== undefined) headers.authorization = this.authorization;
     return headers;
   }
 
-  private outcomeOf(response: IncomingMessage, delivery: EventDelivery): DeliveryOutcome {
-    const status = response.statusCode ?? 0;
+  private outcomeOf(response: GotResponse, delivery: EventDelivery): DeliveryOutcome {
+    const status = response.statusCode;
     if (status >= 200 && status < 300) return { ok: true, status };
     const retryAfterMs = parseRetryAfter(response.headers['retry-after'], this.clock.now());
     this.logger.debug('event rejected', {
@@ -187,6 +172,41 @@ export class HttpEventTransport implements EventTransport {
   }
 
   /**
+   * Reads and drops the answer, up to the cap (past it the request is destroyed, which closes
+   * the connection); for a rejection, logs the start of the body.
+   */
+  private readCapped(request: GotRequest, response: GotResponse, delivery: EventDelivery): void {
+    const rejected = response.statusCode < 200 || response.statusCode >= 300;
+    const kept: Buffer[] = [];
+    let read = 0;
+    const logExcerpt = (): void => {
+      if (!rejected) return;
+      const excerpt = Buffer.concat(kept).toString('utf8').slice(0, BODY_EXCERPT_CHARS);
+      this.logger.debug('event rejection body', {
+        event_id: delivery.event.event_id,
+        status: response.statusCode,
+        body: excerpt.replace(/[^\x20-\x7e]/g, '?'),
+      });
+    };
+    request.on('data', (chunk: Buffer) => {
+      if (rejected && read < BODY_EXCERPT_CHARS) kept.push(chunk);
+      read += chunk.length;
+      if (read > MAX_RESPONSE_BODY_BYTES) request.destroy();
+    });
+    request.once('close', logExcerpt);
+  }
+
+  private failed(delivery: EventDelivery, err: unknown): DeliveryOutcome {
+    const error = this.describeError(err);
+    this.logger.debug('event POST failed', {
+      event_id: delivery.event.event_id,
+      attempt: delivery.attempt,
+      error,
+    });
+    return { ok: false, error };
+  }
+
+  /**
    * Destroys the transport's own keep-alive agent (open sockets included); an agent passed as
    * `agent` stays open. Later sends fail with `transport closed`.
    */
@@ -195,60 +215,17 @@ export class HttpEventTransport implements EventTransport {
     if (this.ownsAgent) this.agent.destroy();
   }
 
+  /** `timeout after N ms` (the whole request), `connect timeout after N ms`, an error code, a message. */
   private describeError(err: unknown): string {
-    const e = err as { name?: string; code?: string; message?: string };
-    if (e?.name === 'TimeoutError') return `timeout after ${this.timeoutMs} ms`;
-    if (typeof e?.code === 'string') return e.code;
+    const e = err as { name?: string; code?: string; message?: string; event?: unknown };
+    if (e?.name === 'TimeoutError') {
+      const phase = typeof e.event === 'string' ? e.event : 'request';
+      const ms = this.timeouts[phase as keyof HttpTimeouts] ?? this.timeouts.request;
+      return phase === 'request' ? `timeout after ${ms} ms` : `${phase} timeout after ${ms} ms`;
+    }
+    if (typeof e?.code === 'string' && e.code !== 'ERR_GOT_REQUEST_ERROR') return e.code;
     return typeof e?.message === 'string' ? e.message : String(err);
   }
-}
-
-/**
- * A node agent of the other protocol would fail every POST at send time: say so at construction.
- * Agents of other classes (proxy agents) may pick their protocol per request, so only the
- * built-in classes are checked.
- */
-function checkAgentProtocol(agent: unknown, protocol: string): void {
-  if (typeof (agent as { addRequest?: unknown } | null)?.addRequest !== 'function') {
-    throw new ConfigError('agent', 'must be an http.Agent or https.Agent (or an agent built on them)');
-  }
-  const { constructor } = agent as object;
-  const builtin =
-    constructor === httpClientModule(false).Agent || constructor === httpClientModule(true).Agent;
-  const proto = (agent as { protocol?: unknown }).protocol;
-  if (builtin && typeof proto === 'string' && proto !== protocol) {
-    const wanted = protocol === 'https:' ? 'an https.Agent' : 'an http.Agent';
-    throw new ConfigError('agent', `is an agent for ${proto} but the url is ${protocol}: pass ${wanted}`);
-  }
-}
-
-/**
- * What every signing event transport (HTTP, MQTT, JetStream) needs: the shared secret and the
- * server name. @throws ConfigError naming the field
- */
-export function checkSigningOptions(options: { secret?: unknown; serverName?: unknown }): void {
-  if (typeof options.secret !== 'string' || options.secret.length === 0) {
-    throw new ConfigError('secret', 'must be a non-empty string: the HMAC secret shared with the app');
-  }
-  if (typeof options.serverName !== 'string' || options.serverName.trim() === '') {
-    throw new ConfigError(
-      'serverName',
-      'must be a non-empty string such as "navigation" (sent as X-RVC-Server)',
-    );
-  }
-}
-
-/** The most response-body bytes read (and discarded) per attempt; a longer body closes the connection. */
-export const MAX_RESPONSE_BODY_BYTES = 64 * 1024;
-
-/** Reads and drops the rest of a response, up to the cap; past it the request is destroyed. */
-function discardBody(request: ClientRequest, response: IncomingMessage): void {
-  let read = 0;
-  response.on('error', () => undefined); // cut off (cap, timeout, close): nothing to report
-  response.on('data', (chunk: Buffer) => {
-    read += chunk.length;
-    if (read > MAX_RESPONSE_BODY_BYTES) request.destroy();
-  });
 }
 
 /**
@@ -264,35 +241,4 @@ export function parseRetryAfter(value: string | string[] | undefined, nowMs: num
   if (!/[a-z]/i.test(text)) return undefined;
   const date = Date.parse(text);
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
-}
-
-/**
- * Parses an http(s) callback URL. @throws ConfigError naming `variable`, with an example.
- */
-export function parseCallbackUrl(value: unknown, variable: string): URL {
-  const example = 'e.g. http://127.0.0.1:8000/api/agent/events';
-  if (typeof value !== 'string' || value.trim() === '') {
-    throw new ConfigError(variable, `must be an http(s) URL of the app's events endpoint, ${example}`);
-  }
-  let url: URL;
-  try {
-    url = new URL(value.trim());
-  } catch {
-    throw new ConfigError(
-      variable,
-      `is not a valid URL (${JSON.stringify(redactUrl(value))}); use an http(s) URL, ${example}`,
-    );
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(
-      variable,
-      `must use http or https, not ${url.protocol.replace(':', '')}; ${example}`,
-    );
-  }
-  return url;
-}
-
-/** The URL without credentials, query or fragment, safe to log. */
-function describeUrl(url: URL): string {
-  return `${url.protocol}//${url.host}${url.pathname}`;
 }

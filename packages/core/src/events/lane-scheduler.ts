@@ -5,7 +5,7 @@ import { type QueuedEvent } from './event-queue.js';
 import { Fifo } from './fifo.js';
 import { type DeliveryOutcome, type EventDelivery, type EventTransport } from './event.types.js';
 import { type TaskEvent } from '../models/task-event.model.js';
-import { retryDelay } from './poster-options.js';
+import { POSTER_DEFAULTS, retryDelay } from './poster-options.js';
 import { type PosterQueue } from './poster-queue.js';
 
 const RESOLVED = Promise.resolve();
@@ -31,7 +31,8 @@ export interface SchedulerHooks {
 
 export interface SchedulerOptions {
   readonly lanes: number;
-  readonly maxInFlight: number;
+  /** Undefined: the transport's `maxInFlight` (a positive integer), else the poster's default. */
+  readonly maxInFlight: number | undefined;
   readonly schedule: { retryDelaysMs: readonly number[]; retryEveryMs: number };
   readonly transport: EventTransport;
   readonly clock: Clock;
@@ -115,7 +116,7 @@ export class LaneScheduler {
 
   private attempt(lane: Lane, entry: QueuedEvent): void {
     if (entry.state !== 'inflight' || this.stopped) return; // abandoned while it waited for a slot
-    if (this.inFlight >= this.options.maxInFlight) {
+    if (this.inFlight >= this.limit()) {
       this.slotWaiters.push(() => this.attempt(lane, entry));
       return;
     }
@@ -148,11 +149,20 @@ export class LaneScheduler {
   /** Frees a send slot and hands it to the attempts that have waited longest for one. */
   private releaseSlot(): void {
     this.inFlight -= 1;
-    while (this.inFlight < this.options.maxInFlight) {
+    while (this.inFlight < this.limit()) {
       const waiter = this.slotWaiters.shift();
       if (!waiter) return;
       waiter();
     }
+  }
+
+  /** The send slots: the poster's option, else what the transport carries well, else 8. */
+  private limit(): number {
+    if (this.options.maxInFlight !== undefined) return this.options.maxInFlight;
+    const preferred = this.options.transport.maxInFlight;
+    return typeof preferred === 'number' && Number.isSafeInteger(preferred) && preferred >= 1
+      ? preferred
+      : POSTER_DEFAULTS.maxInFlight;
   }
 
   /** One attempt through the transport; a transport that throws at once counts as a failed attempt. */

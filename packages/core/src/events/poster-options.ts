@@ -11,7 +11,8 @@ export interface ValidPosterOptions {
   maxQueue: number;
   maxQueueBytes: number;
   lanes: number;
-  maxInFlight: number;
+  /** Undefined: the transport's `maxInFlight`, else {@link POSTER_DEFAULTS}. */
+  maxInFlight: number | undefined;
   retryDelaysMs: readonly number[];
   retryEveryMs: number;
   maxRetryMs: number;
@@ -40,7 +41,10 @@ export interface EventPosterOptions {
    * (default 256; 1 = one global FIFO).
    */
   lanes?: number;
-  /** Most events being sent at once across all lanes (default 8). A lane waiting to retry uses none. */
+  /**
+   * Most events being sent at once across all lanes (default: the transport's `maxInFlight`, else
+   * 8). A lane waiting to retry uses none.
+   */
   maxInFlight?: number;
   /** Waits before the 2nd, 3rd, ... attempts (default 500, 2000, 8000). */
   retryDelaysMs?: readonly number[];
@@ -105,7 +109,10 @@ export function validatePosterOptions(options: EventPosterOptions): ValidPosterO
     maxQueue: integer('maxQueue', options.maxQueue, POSTER_DEFAULTS.maxQueue, 1),
     maxQueueBytes: integer('maxQueueBytes', options.maxQueueBytes, POSTER_DEFAULTS.maxQueueBytes, 64 * 1024),
     lanes: integer('lanes', options.lanes, POSTER_DEFAULTS.lanes, 1),
-    maxInFlight: integer('maxInFlight', options.maxInFlight, POSTER_DEFAULTS.maxInFlight, 1),
+    maxInFlight:
+      options.maxInFlight === undefined
+        ? undefined
+        : integer('maxInFlight', options.maxInFlight, POSTER_DEFAULTS.maxInFlight, 1),
     retryDelaysMs: [...(retryDelaysMs as readonly number[])],
     retryEveryMs: number('retryEveryMs', options.retryEveryMs, POSTER_DEFAULTS.retryEveryMs, true),
     maxRetryMs: number('maxRetryMs', options.maxRetryMs, POSTER_DEFAULTS.maxRetryMs, false),

@@ -43,6 +43,13 @@ async function mtlsApp(): Promise<{ server: https.Server; url: string; seen: See
   return { server, url: `https://127.0.0.1:${port}/api/agent/events`, seen };
 }
 
+/** Connections the app still holds (the transport's own agent closes its socket on close()). */
+function openConnections(server: https.Server): Promise<number> {
+  return new Promise((resolve, reject) =>
+    server.getConnections((err, n) => (err ? reject(err) : resolve(n))),
+  );
+}
+
 function errorOf(outcome: DeliveryOutcome): string | undefined {
   return outcome.ok ? undefined : outcome.error;
 }
@@ -99,6 +106,27 @@ describe('HttpEventTransport with a caller agent (mTLS, private CA)', () => {
     expect(errorOf(await transport.send(delivery()))).toBe('transport closed');
     expect(idleSockets()).toBe(1);
     agent.destroy();
+  });
+
+  it("with got's https option (CA, client certificate, key), the signed POST arrives; close() frees its own agent", async () => {
+    await until(async () => (await openConnections(app.server)) === 0, 'the earlier tests gone');
+    const before = app.seen.length;
+    const transport = new HttpEventTransport({
+      url: app.url,
+      secret: SECRET,
+      serverName: 'nav',
+      https: { certificateAuthority: cert, certificate: cert, key },
+    });
+    const sent = delivery();
+    await expect(transport.send(sent)).resolves.toEqual({ ok: true, status: 200 });
+    await expect(transport.send(delivery())).resolves.toEqual({ ok: true, status: 200 });
+    const [first, second] = app.seen.slice(before);
+    expect(first?.clientCn).toBe('robot-mcp-kit test loopback');
+    expect(first?.body).toBe(sent.body);
+    expect(second?.clientCn).toBe('robot-mcp-kit test loopback');
+    expect(await openConnections(app.server)).toBe(1); // both POSTs over one kept-alive socket
+    await transport.close();
+    await until(async () => (await openConnections(app.server)) === 0, 'its own agent closed the socket');
   });
 
   it('refuses, naming the field, an agent of the other protocol or something that is no agent', () => {

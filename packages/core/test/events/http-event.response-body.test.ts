@@ -69,7 +69,7 @@ describe('HttpEventTransport response bodies (issue 13.2)', () => {
     transport = undefined;
   });
 
-  it('acknowledges on the status and stops reading a 128 MB answer after 64 KiB', async () => {
+  it('acknowledges on the status and stops reading a 128 MB answer after a few KiB', async () => {
     app = await hostileApp(128 * MiB);
     transport = new HttpEventTransport({ url: app.url, secret: 's', serverName: 'nav', timeoutMs: 30_000 });
     gc();
@@ -86,6 +86,25 @@ describe('HttpEventTransport response bodies (issue 13.2)', () => {
     for (const answer of app.answers) expect(answer.written).toBeLessThan(16 * MiB);
     gc();
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(16 * MiB);
+  });
+
+  it('stops reading an endless answer: twenty sends complete and the heap does not grow', async () => {
+    app = await hostileApp(Infinity);
+    transport = new HttpEventTransport({ url: app.url, secret: 's', serverName: 'nav', timeoutMs: 30_000 });
+    await transport.send(delivery()); // got loaded, agent warm
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 20; i += 1) {
+      await expect(transport.send(delivery())).resolves.toEqual({ ok: true, status: 200 });
+    }
+    await until(
+      () => app!.answers.length === 21 && app!.answers.every((a) => a.closed),
+      'every endless answer cut off by the client',
+      20_000,
+    );
+    for (const answer of app.answers) expect(answer.written).toBeLessThan(16 * MiB);
+    gc();
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(8 * MiB);
   });
 
   it('frees the send slot at once when the body never ends; the timeout ends the request', async () => {

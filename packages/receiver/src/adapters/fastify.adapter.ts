@@ -1,7 +1,7 @@
 import { type Readable } from 'node:stream';
 import { createEventReceiver, type EventReceiver } from '../receiver/event-receiver.js';
 import { hasBody } from '../receiver/node-http.handler.js';
-import { type RawBody, readRawBody } from '../receiver/raw-body.reader.js';
+import { type RawBody, readRequestBody } from '../receiver/request-body.reader.js';
 import {
   type EventReceiverOptions,
   type HeaderBag,
@@ -73,7 +73,7 @@ export async function fastifyEventReceiver(
   const receiver = options.receiver === undefined ? createEventReceiver(options) : options.receiver;
   instance.removeAllContentTypeParsers();
   // Every content type reaches the raw reader: onRequest already answered 415 to non-JSON ones.
-  instance.addContentTypeParser('*', (_request, payload) => readRawBody(payload, receiver.maxBodyBytes));
+  instance.addContentTypeParser('*', (_request, payload) => readRequestBody(payload, receiver.maxBodyBytes));
   instance.route({
     method: METHODS,
     url: options.path ?? DEFAULT_EVENTS_PATH,
@@ -92,6 +92,7 @@ export async function fastifyEventReceiver(
         method: request.method,
         headers: request.headers,
         body: raw.bytes,
+        bodyTooLarge: !raw.complete,
       });
       return send(reply, response, !raw.complete);
     },

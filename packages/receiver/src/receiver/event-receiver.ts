@@ -131,7 +131,7 @@ export class EventReceiver {
       logger.warn('rejected an event request', { status: early.status, method: loggable(request.method) });
       return early;
     }
-    if (request.body.length > this.options.maxBodyBytes) {
+    if (request.bodyTooLarge === true || request.body.length > this.options.maxBodyBytes) {
       logger.warn('rejected an event request: body too large', { max_bytes: this.options.maxBodyBytes });
       return responses.payloadTooLarge(this.options.maxBodyBytes);
     }

@@ -1,6 +1,6 @@
 import { type IncomingMessage, type ServerResponse } from 'node:http';
 import { type Logger } from '@robot-mcp-kit/core';
-import { BodyAlreadyReadError, type RawBody, readRawBody } from './raw-body.reader.js';
+import { BodyAlreadyReadError, type RawBody, readRequestBody } from './request-body.reader.js';
 import { responses } from './receiver.responses.js';
 import { type HeaderBag, type RawEventRequest, type ReceiverResponse } from './receiver.types.js';
 
@@ -30,7 +30,7 @@ export function createNodeHandler(judge: RequestJudge, logger: Logger): NodeHttp
 }
 
 /**
- * Serves one request: pre-checks the headers, reads the body up to the limit (or takes the raw
+ * Serves one request: pre-checks the headers, reads the body up to the limit with raw-body (or takes the raw
  * bytes a body parser kept in `req.rawBody`), and writes the receiver's answer.
  */
 export async function serveNodeRequest(
@@ -50,7 +50,7 @@ export async function serveNodeRequest(
     raw = { bytes: Buffer.from(req.rawBody), complete: true };
   } else {
     try {
-      raw = await readRawBody(req, judge.maxBodyBytes);
+      raw = await readRequestBody(req, judge.maxBodyBytes);
     } catch (err) {
       if (err instanceof BodyAlreadyReadError) {
         logger.error(err.message);
@@ -63,7 +63,8 @@ export async function serveNodeRequest(
       return;
     }
   }
-  writeResponse(res, await judge.receive({ method, headers, body: raw.bytes }), !raw.complete);
+  const request = { method, headers, body: raw.bytes, bodyTooLarge: !raw.complete };
+  writeResponse(res, await judge.receive(request), !raw.complete);
 }
 
 /** True when the request announces a body (a length above 0 or a chunked transfer). */

@@ -11,6 +11,8 @@ export interface RawEventRequest {
   readonly headers: HeaderBag;
   /** The raw bytes as received; the signature is checked over exactly these bytes. */
   readonly body: Uint8Array;
+  /** True when the adapter stopped reading past `maxBodyBytes` (the body is then not whole): 413. */
+  readonly bodyTooLarge?: boolean;
 }
 
 /** What the receiver answers; adapters write it as an HTTP response with a JSON body. */
