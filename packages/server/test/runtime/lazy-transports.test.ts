@@ -85,7 +85,7 @@ describe('transports load on demand', () => {
     const loaded = await modulesLoadedBy({}, /MCP server on stdio/);
     expect(loaded.some((url) => url.includes('/sdk/dist/esm/server/stdio.js'))).toBe(true);
     for (const module of HTTP_MODULES) expect(loaded.filter((url) => url.includes(module))).toEqual([]);
-    // the HTTP event transport posts through node:http: got (the bench's baseline) is never loaded
+    // no callback URL: got, loaded by the HTTP event transport on its first send, is never loaded
     expect(loaded.filter((url) => url.includes('/node_modules/got/'))).toEqual([]);
     // no callback URL, so no HTTP event transport: node:http, node:https and tls stay unloaded
     expect(loaded.filter((url) => /^(cjs:)?(node:)?(http|https|tls)$/.test(url))).toEqual([]);
