@@ -24,6 +24,9 @@ const RENEW_BATCH = 1000;
 /** The outbox refused an event: at its entry or byte cap. */
 export class OutboxFullError extends Error {}
 
+/** The outbox refused an event: this replica was fenced (a survivor took its tasks over). */
+export class OutboxFencedError extends Error {}
+
 /**
  * The Redis commands of one outbox stream and its consumer group, for one replica (the consumer):
  * what {@link RedisEventOutbox} decides, this class says to Redis. Every method may throw on an
@@ -41,10 +44,11 @@ export class RedisOutboxStream {
    */
   async append(record: OutboxRecord): Promise<string> {
     const { stream, bytesKey, replicaId, maxEntries, maxBytes, mac } = this.options;
+    const fence = this.options.fence();
     const { event } = record;
     const fields = entryFields(event.event_id, event.task_id, event.seq, record.postedAtMs, record.body);
     const reply = (await this.client.eval(APPEND_SCRIPT, {
-      keys: [stream, bytesKey],
+      keys: fence ? [stream, bytesKey, fence.key] : [stream, bytesKey],
       arguments: [
         OUTBOX_GROUP,
         replicaId,
@@ -52,9 +56,15 @@ export class RedisOutboxStream {
         String(maxBytes),
         ...fields,
         mac.sign([stream, ...fields]),
+        fence?.epoch ?? '',
       ],
     })) as [string, string];
     if (reply[0] === 'ok') return reply[1];
+    if (reply[0] === 'fenced') {
+      throw new OutboxFencedError(
+        `event outbox ${stream} refused an event of replica ${replicaId}: it was fenced (a survivor took its tasks over)`,
+      );
+    }
     const cap = reply[1] === 'entries' ? `maxEntries ${maxEntries}` : `maxBytes ${maxBytes}`;
     throw new OutboxFullError(
       `event outbox ${stream} is full (${cap}): new events are not stored durably until delivered ones are removed (they still go out from memory); raise the cap or fix the receiver`,

@@ -1,5 +1,7 @@
 import {
   type CancelRequestListener,
+  REPLICA_FENCED,
+  RobotMcpKitError,
   type LostTaskListener,
   type StoredTask,
   type TaskStore,
@@ -18,10 +20,15 @@ import { type Refusal } from './store-contents.mac.js';
  * Writes a task, its scope index entry and its owner's running set in one step; never turns a
  * finished task back into a running one (a late write of a slow owner after a survivor failed it).
  * The task id's reservation lives as long as the task: no expiry while it runs, the task's own once
- * it ended. KEYS: task, scope, owned, id reservation. ARGV: json, expiry ms (0: none), state,
- * created ms, task id, owner.
+ * it ended. A write of the owner carries its epoch and is refused (-1) once the owner was fenced.
+ * KEYS: task, scope, owned, id reservation, owner's epoch. ARGV: json, expiry ms (0: none), state,
+ * created ms, task id, owner, epoch ('' for a survivor's take-over write).
  */
 const PUT_SCRIPT = `
+if ARGV[7] ~= '' then
+  local epoch = redis.call('GET', KEYS[5])
+  if epoch and epoch ~= ARGV[7] then return -1 end
+end
 local cur = redis.call('GET', KEYS[1])
 if cur and ARGV[3] == 'running' then
   local ok, old = pcall(cjson.decode, cur)
@@ -51,6 +58,8 @@ export interface RedisTaskStoreStats {
   readonly lostTasksFailed: number;
   /** Records read without a valid MAC (forged through Redis, or from before store MACs): ignored. */
   readonly refusedUnauthentic: number;
+  /** Writes of this replica refused because it was fenced (a survivor took its tasks over). */
+  readonly refusedFenced: number;
 }
 
 /**
@@ -68,6 +77,7 @@ export class RedisTaskStore implements TaskStore {
   private readonly lease: TaskLease;
   private readonly cancelListeners = new Set<CancelRequestListener>();
   private readonly lostListeners = new Set<LostTaskListener>();
+  private readonly fencedListeners = new Set<() => void>();
   private readonly counts = {
     puts: 0,
     errors: 0,
@@ -75,6 +85,7 @@ export class RedisTaskStore implements TaskStore {
     cancelRequestsReceived: 0,
     lostTasksFailed: 0,
     refusedUnauthentic: 0,
+    refusedFenced: 0,
   };
   private lastWarnAt = Number.NEGATIVE_INFINITY;
   private lastRefusalAt = Number.NEGATIVE_INFINITY;
@@ -103,9 +114,10 @@ export class RedisTaskStore implements TaskStore {
       finishedTtlMs: this.options.finishedTtlMs,
       logger: this.options.logger,
       readRaw: (taskId) => this.readRaw(taskId),
-      put: (entry) => this.put(entry),
+      put: (entry) => this.write(entry, ''),
       lost: (failed) => this.tellLost(failed),
       outage: (what, error) => this.outage(what, error),
+      fenced: (epoch) => this.tellFenced(epoch),
     });
   }
 
@@ -122,16 +134,22 @@ export class RedisTaskStore implements TaskStore {
     return { ...this.counts };
   }
 
-  async put(entry: StoredTask): Promise<void> {
+  /** @throws RobotMcpKitError {@link REPLICA_FENCED} once this replica was fenced (nothing written) */
+  put(entry: StoredTask): Promise<void> {
+    return this.write(entry, entry.owner === this.replicaId ? this.lease.epoch : '');
+  }
+
+  private async write(entry: StoredTask, epoch: string): Promise<void> {
     const { task } = entry;
     const finished = task.state !== 'running';
-    await this.round('write a task', () =>
+    const reply = await this.round('write a task', () =>
       this.client.eval(PUT_SCRIPT, {
         keys: [
           this.keys.task(task.task_id),
           this.keys.scope(entry.scope),
           this.keys.owned(entry.owner),
           this.keys.taskId(task.task_id),
+          this.keys.epoch(entry.owner),
         ],
         arguments: [
           this.options.mac.sealRecord(this.keys.task(task.task_id), JSON.stringify(entry)),
@@ -140,10 +158,53 @@ export class RedisTaskStore implements TaskStore {
           String(Date.parse(task.created_at)),
           task.task_id,
           entry.owner,
+          epoch,
         ],
       }),
     );
+    if (reply === -1) throw this.refusedAsFenced(task.task_id);
     this.counts.puts += 1;
+  }
+
+  /** The fencing token of this replica's outbox appends: its epoch key and the epoch it holds. */
+  fencingToken(): { key: string; epoch: string } | undefined {
+    const { epoch } = this.lease;
+    return epoch === '' ? undefined : { key: this.keys.epoch(this.replicaId), epoch };
+  }
+
+  leaseHeld(): Promise<boolean> {
+    return this.lease.held();
+  }
+
+  rejoin(): Promise<void> {
+    return this.lease.rejoin();
+  }
+
+  onFenced(listener: () => void): () => void {
+    this.fencedListeners.add(listener);
+    return () => void this.fencedListeners.delete(listener);
+  }
+
+  private refusedAsFenced(taskId: string): RobotMcpKitError {
+    this.counts.refusedFenced += 1;
+    return new RobotMcpKitError(
+      REPLICA_FENCED,
+      `task store refused a write of task ${taskId}: replica ${this.replicaId} was fenced (a survivor took its tasks over)`,
+    );
+  }
+
+  private tellFenced(epoch: string): void {
+    this.options.logger.error(
+      `replica ${this.replicaId} lost its lease: it was paused or cut off from Redis for longer than the lease and a survivor took its tasks over; the store refuses its writes under that lease`,
+      { replica: this.replicaId, epoch },
+    );
+    for (const listener of this.fencedListeners) {
+      try {
+        listener();
+      } catch (error) {
+        this.options.logger.error('a fenced listener threw', { error: errorText(error) });
+      }
+    }
   }
 
   /**
@@ -227,6 +288,7 @@ export class RedisTaskStore implements TaskStore {
     await this.lease.stop();
     this.cancelListeners.clear();
     this.lostListeners.clear();
+    this.fencedListeners.clear();
     if (!this.ownsClients) return;
     await Promise.allSettled([this.subscriber.close(), this.client.close()]);
   }

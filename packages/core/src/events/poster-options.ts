@@ -55,6 +55,12 @@ export interface EventPosterOptions {
    * it: `aclose()` closes it. Left out (the default): memory only, exactly as before.
    */
   outbox?: EventOutbox;
+  /**
+   * Asked before each delivery attempt; an attempt it answers `false` is not sent (a failed attempt,
+   * retried on the schedule). The server passes "this replica still owns its tasks" (a task store's
+   * lease): a replica paused past its lease sends nothing until a renewal says it still holds it.
+   */
+  deliveryGate?: () => Promise<boolean>;
 }
 
 /** Options of {@link EventPoster.fromEnv}. */

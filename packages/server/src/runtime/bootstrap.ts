@@ -151,10 +151,19 @@ function createFeatureContext<T extends object>(
   const outbox = createStoreOutbox(storeSetting, {
     serverName: name,
     replicaId: storeSetting ? replicaIdFrom(env) : '',
-    seqs: { seqStored: (taskId, waitMs) => late.stored?.seqStored(taskId, waitMs) ?? Promise.resolve() },
+    seqs: {
+      seqStored: (taskId, waitMs) => late.stored?.seqStored(taskId, waitMs) ?? Promise.resolve(),
+      fencingToken: () => late.stored?.fencingToken(),
+    },
     logger: logger.child({ component: 'outbox' }),
   });
-  const { poster, taskManager } = createTaskEngine(name, { env, clock, logger, triggers, outbox }, options);
+  // with a store, nothing is sent while this replica's lease is in doubt (after a pause) or gone
+  const deliveryGate = storeSetting ? () => late.stored?.leaseHeld() ?? Promise.resolve(true) : undefined;
+  const { poster, taskManager } = createTaskEngine(
+    name,
+    { env, clock, logger, triggers, outbox, deliveryGate },
+    options,
+  );
   const owners = new TaskOwners();
   owners.observe(taskManager, logger);
   const starter = new TaskStarter(taskManager, owners);
@@ -211,15 +220,17 @@ function createTaskEngine(
     logger: Logger;
     triggers: TriggerRegistry;
     outbox: EventOutbox | undefined;
+    deliveryGate: (() => Promise<boolean>) | undefined;
   },
   options: Pick<BootstrapOptions, 'eventTransport' | 'poster' | 'tasks'>,
 ): { poster: EventPoster; taskManager: TaskManager } {
-  const { env, clock, logger, triggers, outbox } = deps;
+  const { env, clock, logger, triggers, outbox, deliveryGate } = deps;
   const posterOptions = {
     clock,
     logger: logger.child({ component: 'poster' }),
     ...options.poster,
     ...(outbox ? { outbox } : {}),
+    ...(deliveryGate ? { deliveryGate } : {}),
   };
   const poster = options.eventTransport
     ? new EventPoster({ serverName, transport: options.eventTransport, ...posterOptions })

@@ -13,6 +13,8 @@ export function replicaIdFrom(env: NodeJS.ProcessEnv): string {
 /** What the outbox needs from the task store bridge: "this task's newest seq is stored". */
 export interface SeqStore {
   seqStored(taskId: string, waitMs: number): Promise<void>;
+  /** The fencing token appends carry (the Redis task store's epoch), once the store is open. */
+  fencingToken(): { key: string; epoch: string } | undefined;
 }
 
 /**
@@ -87,6 +89,7 @@ export class StoreEventOutbox implements EventOutbox {
         ...(this.settings.leaseMs !== undefined ? { claimIdleMs: this.settings.leaseMs } : {}),
         ...(this.settings.keyPrefix !== undefined ? { keyPrefix: `${this.settings.keyPrefix}outbox:` } : {}),
         ...(this.settings.secret !== undefined ? { secret: this.settings.secret } : {}),
+        fence: () => this.deps.seqs.fencingToken(),
         logger: this.deps.logger,
       }),
     );

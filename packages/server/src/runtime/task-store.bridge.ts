@@ -4,6 +4,7 @@ import {
   type JsonObject,
   type Logger,
   parseTaskInfo,
+  REPLICA_FENCED,
   RobotMcpKitError,
   type StoredTask,
   type TaskChange,
@@ -88,9 +89,46 @@ export class TaskStoreBridge {
       store.onCancelRequest((taskId) => void taskManager.cancel(taskId)),
       store.onLostTask((failed) => this.postLost(failed)),
     );
+    if (store.onFenced) this.stops.push(store.onFenced(() => this.fenced(store)));
     starter.setStartBarrier((info) => this.startWritten(info.task_id));
     if (store.reserveId) starter.setIdReserver(() => this.reserveId());
     this.parts.logger.info('task store connected', { replica: store.replicaId });
+  }
+
+  /**
+   * Whether this replica still owns its tasks (the poster's delivery gate): true without a store
+   * or a store without leases; see `TaskStore.leaseHeld`.
+   */
+  leaseHeld(): Promise<boolean> {
+    return this.store?.leaseHeld?.() ?? Promise.resolve(true);
+  }
+
+  /** The fencing token of this replica's outbox appends (`TaskStore.fencingToken`), if any. */
+  fencingToken(): { key: string; epoch: string } | undefined {
+    return this.store?.fencingToken?.();
+  }
+
+  /**
+   * This replica was fenced (paused or cut off past its lease; a survivor failed its tasks
+   * `REPLICA_LOST` and delivers their pending events). With no task running it takes a new lease
+   * and goes on. Otherwise its bodies are stopped through the cancel path (their AbortSignal fires,
+   * no event) and its poster stops at once, leaving its undelivered events in the outbox to the
+   * survivor: it must be restarted. The store logged why.
+   */
+  private fenced(store: TaskStore): void {
+    const { taskManager, poster, logger } = this.parts;
+    const running = taskManager.list(['running']);
+    if (running.length === 0 && store.rejoin) {
+      logger.warn('no task was running: taking a new lease and going on');
+      void store.rejoin();
+      return;
+    }
+    logger.error(
+      `stopping ${running.length} running tasks and the event poster: this replica no longer owns them; restart it`,
+      { task_ids: running.map((t) => t.task_id) },
+    );
+    for (const task of running) void taskManager.cancel(task.task_id);
+    void poster.aclose({ timeoutMs: 0 });
   }
 
   /** Resolves once the task's current state reached the store (at once when there is no store). */
@@ -304,6 +342,10 @@ export class TaskStoreBridge {
         await store.put(entry);
         pending.retryMs = FIRST_RETRY_MS;
       } catch (error) {
+        if (error instanceof RobotMcpKitError && error.code === REPLICA_FENCED) {
+          this.parts.logger.warn(error.message, { task_id: taskId }); // refused for good: not retried
+          break;
+        }
         this.failedWrites += 1;
         pending.next ??= entry;
         this.parts.logger.warn('task store write failed; retrying', {
