@@ -178,6 +178,17 @@ export class RedisEventOutbox implements EventOutbox {
     this.timer.unref();
   }
 
+  /**
+   * Takes over at once every pending event of `replicaId`, a replica the task store judged lost
+   * (fenced: it appends and delivers nothing more), and hands them to the poster before resolving.
+   * The survivor calls it before it posts the `REPLICA_LOST` failure of that replica's task, which
+   * then follows the task's pending events in the poster's queue.
+   */
+  async takeOverFrom(replicaId: string): Promise<void> {
+    if (this.closed || !this.deliver || replicaId === this.options.replicaId) return;
+    await this.handOver(await this.stream.claimAllOf(replicaId));
+  }
+
   /** Stops renewing and taking over; this replica's undelivered events stay for the next owner. */
   async close(): Promise<void> {
     this.closed = true;

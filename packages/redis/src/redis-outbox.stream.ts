@@ -20,6 +20,8 @@ function entryFields(
 export const OUTBOX_GROUP = 'posters';
 const CLAIM_PAGE = 100;
 const RENEW_BATCH = 1000;
+/** Pages of a lost replica's pending entries claimed at once (the idle take-over finds the rest). */
+const CLAIM_ALL_PAGES = 100;
 
 /** The outbox refused an event: at its entry or byte cap. */
 export class OutboxFullError extends Error {}
@@ -113,6 +115,41 @@ export class RedisOutboxStream {
     const args = ['XREADGROUP', 'GROUP', OUTBOX_GROUP, replicaId, 'COUNT', String(CLAIM_PAGE)];
     const reply: unknown = await this.client.sendCommand([...args, 'STREAMS', stream, from]);
     return entriesOf(reply);
+  }
+
+  /**
+   * Claims for this replica every pending entry of `consumer` (a replica judged lost and fenced: it
+   * appends and delivers nothing more), whatever their idle time, in pages.
+   */
+  async claimAllOf(consumer: string): Promise<StreamEntry[]> {
+    const { stream, replicaId } = this.options;
+    const claimed: StreamEntry[] = [];
+    for (let page = 0; page < CLAIM_ALL_PAGES; page += 1) {
+      const pending: unknown = await this.client.sendCommand([
+        'XPENDING',
+        stream,
+        OUTBOX_GROUP,
+        '-',
+        '+',
+        String(CLAIM_PAGE),
+        consumer,
+      ]);
+      const ids = Array.isArray(pending) ? pending.map((p) => String((p as unknown[])[0])) : [];
+      if (ids.length === 0) break;
+      const reply: unknown = await this.client.sendCommand([
+        'XCLAIM',
+        stream,
+        OUTBOX_GROUP,
+        replicaId,
+        '0',
+        ...ids,
+      ]);
+      // an entry deleted while pending is answered as nil (older Redis) or left out
+      const found = Array.isArray(reply) ? reply.filter((entry) => Array.isArray(entry)) : [];
+      claimed.push(...entriesOf([[stream, found]]));
+      if (ids.length < CLAIM_PAGE) break;
+    }
+    return claimed;
   }
 
   /** Creates the consumer group (and the stream) unless it exists. */

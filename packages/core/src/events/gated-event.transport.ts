@@ -1,3 +1,4 @@
+import { type TaskEvent } from '../models/task-event.model.js';
 import { type DeliveryOutcome, type EventDelivery, type EventTransport } from './event.types.js';
 
 /**
@@ -9,13 +10,13 @@ export class GatedEventTransport implements EventTransport {
 
   constructor(
     private readonly inner: EventTransport,
-    private readonly gate: () => Promise<boolean>,
+    private readonly gate: (event: TaskEvent) => Promise<boolean>,
   ) {
     this.description = inner.description;
   }
 
   async send(delivery: EventDelivery): Promise<DeliveryOutcome> {
-    if (!(await this.gate())) {
+    if (!(await this.gate(delivery.event))) {
       return { ok: false, error: 'not sent: this replica no longer owns its tasks (delivery gate closed)' };
     }
     return this.inner.send(delivery);

@@ -1,6 +1,7 @@
 import { type Clock } from '../clock/clock.port.js';
 import { ConfigError } from '../errors/kit.error.js';
 import { type Logger } from '../logging/logger.js';
+import { type TaskEvent } from '../models/task-event.model.js';
 import { type EventOutbox } from './event-outbox.port.js';
 import { type EventTransport } from './event.types.js';
 
@@ -56,11 +57,12 @@ export interface EventPosterOptions {
    */
   outbox?: EventOutbox;
   /**
-   * Asked before each delivery attempt; an attempt it answers `false` is not sent (a failed attempt,
-   * retried on the schedule). The server passes "this replica still owns its tasks" (a task store's
-   * lease): a replica paused past its lease sends nothing until a renewal says it still holds it.
+   * Asked before each delivery attempt of an event; an attempt it answers `false` is not sent (a
+   * failed attempt, retried on the schedule). With a task store the server passes "the event's seq
+   * is stored and this replica still owns its tasks": a replica paused past its lease sends nothing
+   * until a renewal says it still holds it, and no event goes out before a survivor could see its seq.
    */
-  deliveryGate?: () => Promise<boolean>;
+  deliveryGate?: (event: TaskEvent) => Promise<boolean>;
 }
 
 /** Options of {@link EventPoster.fromEnv}. */

@@ -6,6 +6,7 @@ import {
   type EventTransport,
   type Logger,
   systemClock,
+  type TaskEvent,
   TaskManager,
   type TriggerRegistry,
 } from '@robot-mcp-kit/core';
@@ -146,19 +147,25 @@ function createFeatureContext<T extends object>(
     ...(options.plugins ?? []),
   ];
   const triggers = buildTriggerRegistry(plugins, definition.triggers, instance, ServerClass.name);
-  const storeSetting = taskStoreSetting(env, options.store);
+  const given = taskStoreSetting(env, options.store);
+  // one replica id for the task store and the outbox
+  const storeSetting =
+    given && !('put' in given) ? { ...given, replicaId: replicaIdFrom(given, env) } : given;
   const late: { stored?: TaskStoreBridge } = {}; // the bridge needs the poster, the outbox the bridge
   const outbox = createStoreOutbox(storeSetting, {
     serverName: name,
-    replicaId: storeSetting ? replicaIdFrom(env) : '',
+    replicaId: storeSetting && !('put' in storeSetting) ? storeSetting.replicaId : '',
     seqs: {
       seqStored: (taskId, waitMs) => late.stored?.seqStored(taskId, waitMs) ?? Promise.resolve(),
       fencingToken: () => late.stored?.fencingToken(),
     },
     logger: logger.child({ component: 'outbox' }),
   });
-  // with a store, nothing is sent while this replica's lease is in doubt (after a pause) or gone
-  const deliveryGate = storeSetting ? () => late.stored?.leaseHeld() ?? Promise.resolve(true) : undefined;
+  // with a store, an event is sent once its seq is stored, and not while this replica's lease is in
+  // doubt (after a pause) or gone
+  const deliveryGate = storeSetting
+    ? (event: TaskEvent) => late.stored?.mayDeliver(event) ?? Promise.resolve(true)
+    : undefined;
   const { poster, taskManager } = createTaskEngine(
     name,
     { env, clock, logger, triggers, outbox, deliveryGate },
@@ -173,6 +180,7 @@ function createFeatureContext<T extends object>(
     poster,
     serverName: name,
     logger: logger.child({ component: 'task-store' }),
+    ...(outbox ? { takeOverFrom: (replicaId: string) => outbox.takeOverFrom(replicaId) } : {}),
   }));
   const schemas = new DtoSchemaBuilder();
   return {
@@ -220,7 +228,7 @@ function createTaskEngine(
     logger: Logger;
     triggers: TriggerRegistry;
     outbox: EventOutbox | undefined;
-    deliveryGate: (() => Promise<boolean>) | undefined;
+    deliveryGate: ((event: TaskEvent) => Promise<boolean>) | undefined;
   },
   options: Pick<BootstrapOptions, 'eventTransport' | 'poster' | 'tasks'>,
 ): { poster: EventPoster; taskManager: TaskManager } {
@@ -262,7 +270,7 @@ function createStoreBridge(
 function createStoreOutbox(
   setting: ReturnType<typeof taskStoreSetting>,
   deps: ConstructorParameters<typeof StoreEventOutbox>[1],
-): EventOutbox | undefined {
+): StoreEventOutbox | undefined {
   if (!setting || 'put' in setting) return undefined;
   return new StoreEventOutbox(setting, deps);
 }

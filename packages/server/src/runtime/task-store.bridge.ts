@@ -17,6 +17,7 @@ import {
 import { randomUUID } from 'node:crypto';
 import { mayAccess, scopeOf } from '../auth/task-owners.js';
 import { type TaskStarter } from '../tools/task-starter.js';
+import { SEQ_STORED_WAIT_MS } from './store-outbox.js';
 
 /** First pause before a failed store write is retried; doubles up to {@link MAX_RETRY_MS}. */
 const FIRST_RETRY_MS = 250;
@@ -44,6 +45,8 @@ export interface TaskStoreBridgeParts {
   readonly logger: Logger;
   /** Connects the store (at listen time; fails fast when it is unreachable). */
   readonly open: () => Promise<TaskStore>;
+  /** Takes over a lost replica's pending events into the poster now (the durable outbox), if any. */
+  readonly takeOverFrom?: (replicaId: string) => Promise<void>;
 }
 
 /**
@@ -101,6 +104,16 @@ export class TaskStoreBridge {
    */
   leaseHeld(): Promise<boolean> {
     return this.store?.leaseHeld?.() ?? Promise.resolve(true);
+  }
+
+  /**
+   * The poster's delivery gate: waits (bounded) until the event's seq is stored — a survivor that
+   * fails the task then numbers its failure after it, never beside it — and says whether this
+   * replica still owns its tasks.
+   */
+  async mayDeliver(event: TaskEvent): Promise<boolean> {
+    await this.seqStored(event.task_id, SEQ_STORED_WAIT_MS);
+    return this.leaseHeld();
   }
 
   /** The fencing token of this replica's outbox appends (`TaskStore.fencingToken`), if any. */
@@ -367,7 +380,17 @@ export class TaskStoreBridge {
    * Posts the `task_failed` of a lost replica's task, as the next event of that task, through the
    * TaskManager's relay: this replica's observers (event feed, resource subscriptions) see it too.
    */
-  private postLost(failed: StoredTask): void {
+  private async postLost(failed: StoredTask): Promise<void> {
+    try {
+      // the lost owner's pending events of the task go into the poster's queue first
+      await this.parts.takeOverFrom?.(failed.owner);
+    } catch (error) {
+      this.parts.logger.warn("could not take over a lost replica's events before its task's failure", {
+        task_id: failed.task.task_id,
+        lost: failed.owner,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
     const { task } = failed;
     const event = TaskEvent.create({
       event_id: randomUUID(),
