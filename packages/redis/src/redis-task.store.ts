@@ -54,6 +54,8 @@ export interface RedisTaskStoreStats {
   readonly errors: number;
   readonly cancelRequestsSent: number;
   readonly cancelRequestsReceived: number;
+  /** Cancel requests without a valid MAC (published straight into Redis): ignored, never acted upon. */
+  readonly cancelRequestsRefused: number;
   /** Tasks of lost replicas this replica marked failed. */
   readonly lostTasksFailed: number;
   /** Records read without a valid MAC (forged through Redis, or from before store MACs): ignored. */
@@ -86,9 +88,11 @@ export class RedisTaskStore implements TaskStore {
     lostTasksFailed: 0,
     refusedUnauthentic: 0,
     refusedFenced: 0,
+    cancelRequestsRefused: 0,
   };
   private lastWarnAt = Number.NEGATIVE_INFINITY;
   private lastRefusalAt = Number.NEGATIVE_INFINITY;
+  private lastCancelRefusalAt = Number.NEGATIVE_INFINITY;
   private closing: Promise<void> | undefined;
 
   /**
@@ -123,7 +127,10 @@ export class RedisTaskStore implements TaskStore {
 
   /** Subscribes to this replica's cancel channel and takes the lease; call once before use. */
   async start(): Promise<void> {
-    await this.subscriber.subscribe(this.keys.cancelChannel(this.replicaId), (taskId: string) => {
+    const channel = this.keys.cancelChannel(this.replicaId);
+    await this.subscriber.subscribe(channel, (message: string) => {
+      const taskId = this.openCancel(channel, message);
+      if (taskId === undefined) return;
       this.counts.cancelRequestsReceived += 1;
       for (const listener of this.cancelListeners) listener(taskId);
     });
@@ -258,9 +265,12 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async requestCancel(entry: StoredTask): Promise<void> {
-    await this.round('send a cancel request', () =>
-      this.client.publish(this.keys.cancelChannel(entry.owner), entry.task.task_id),
-    );
+    const channel = this.keys.cancelChannel(entry.owner);
+    const taskId = entry.task.task_id;
+    const { mac } = this.options;
+    // `<task id> <MAC>`, the MAC bound to the channel (so to the owner and the deployment prefix)
+    const message = mac.enabled ? `${taskId} ${mac.sign(['cancel', channel, taskId])}` : taskId;
+    await this.round('send a cancel request', () => this.client.publish(channel, message));
     this.counts.cancelRequestsSent += 1;
   }
 
@@ -306,6 +316,28 @@ export class RedisTaskStore implements TaskStore {
     const opened = this.options.mac.openRecord(this.keys.task(taskId), value);
     if ('json' in opened) return parseEntry(opened.json);
     this.refused(taskId, opened.refused);
+    return undefined;
+  }
+
+  /**
+   * The task id of a cancel request received on `channel` when its MAC is valid (or requests are
+   * not authenticated); otherwise undefined — never acted upon — counted and logged.
+   */
+  private openCancel(channel: string, message: string): string | undefined {
+    const { mac } = this.options;
+    if (!mac.enabled) return message;
+    const space = message.lastIndexOf(' ');
+    const taskId = space < 0 ? message : message.slice(0, space);
+    const refused = mac.check(['cancel', channel, taskId], space < 0 ? undefined : message.slice(space + 1));
+    if (refused === undefined) return taskId;
+    this.counts.cancelRequestsRefused += 1;
+    const now = Date.now();
+    if (now - this.lastCancelRefusalAt < WARN_EVERY_MS) return undefined;
+    this.lastCancelRefusalAt = now;
+    this.options.logger.error(
+      'cancel request without a valid MAC (not sent by a replica with the event secret); ignored',
+      { task_id: taskId, reason: refused, refused_so_far: this.counts.cancelRequestsRefused },
+    );
     return undefined;
   }
 
