@@ -22,7 +22,8 @@ import { type Refusal } from './store-contents.mac.js';
  * The task id's reservation lives as long as the task: no expiry while it runs, the task's own once
  * it ended. A write of the owner carries its epoch and is refused (-1) once the owner was fenced.
  * KEYS: task, scope, owned, id reservation, owner's epoch. ARGV: json, expiry ms (0: none), state,
- * created ms, task id, owner, epoch ('' for a survivor's take-over write).
+ * created ms, task id, owner, epoch ('' for a survivor's take-over write), changes channel (the
+ * task id is published there once written).
  */
 const PUT_SCRIPT = `
 if ARGV[7] ~= '' then
@@ -43,6 +44,7 @@ else
 end
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
 if ARGV[3] == 'running' then redis.call('SADD', KEYS[3], ARGV[5]) else redis.call('SREM', KEYS[3], ARGV[5]) end
+redis.call('PUBLISH', ARGV[8], ARGV[5])
 return 1`;
 
 const WARN_EVERY_MS = 10_000;
@@ -80,6 +82,7 @@ export class RedisTaskStore implements TaskStore {
   private readonly cancelListeners = new Set<CancelRequestListener>();
   private readonly lostListeners = new Set<LostTaskListener>();
   private readonly fencedListeners = new Set<() => void>();
+  private readonly changeListeners = new Set<(taskId: string) => void>();
   private readonly counts = {
     puts: 0,
     errors: 0,
@@ -134,7 +137,16 @@ export class RedisTaskStore implements TaskStore {
       this.counts.cancelRequestsReceived += 1;
       for (const listener of this.cancelListeners) listener(taskId);
     });
+    await this.subscriber.subscribe(this.keys.changesChannel(), (taskId: string) => {
+      for (const listener of this.changeListeners) listener(taskId);
+    });
     await this.lease.start();
+  }
+
+  /** Observes every task write of any replica (its task id; this replica's own included). */
+  onTaskChange(listener: (taskId: string) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => void this.changeListeners.delete(listener);
   }
 
   stats(): RedisTaskStoreStats {
@@ -166,6 +178,7 @@ export class RedisTaskStore implements TaskStore {
           task.task_id,
           entry.owner,
           epoch,
+          this.keys.changesChannel(),
         ],
       }),
     );
@@ -299,6 +312,7 @@ export class RedisTaskStore implements TaskStore {
     this.cancelListeners.clear();
     this.lostListeners.clear();
     this.fencedListeners.clear();
+    this.changeListeners.clear();
     if (!this.ownsClients) return;
     await Promise.allSettled([this.subscriber.close(), this.client.close()]);
   }

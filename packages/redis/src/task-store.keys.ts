@@ -54,6 +54,11 @@ export class TaskStoreKeys {
     return `${this.prefix}alias:${alias}`;
   }
 
+  /** Pub/sub channel on which every task write announces its task id (`tasks://` updates). */
+  changesChannel(): string {
+    return `${this.prefix}changes`;
+  }
+
   /** Pub/sub channel of the cancel requests for a replica's tasks. */
   cancelChannel(replicaId: string): string {
     return `${this.prefix}cancel:${replicaId}`;

@@ -77,6 +77,12 @@ export interface TaskStore {
    */
   rejoin?(): Promise<void>;
   /**
+   * Observes every write of a task by any replica (called with its id; this replica's own writes
+   * included), e.g. to announce `tasks://` updates of other replicas' tasks. Returns the function
+   * that stops it.
+   */
+  onTaskChange?(listener: (taskId: string) => void): () => void;
+  /**
    * Whether this replica still owns its tasks: at once while its lease is surely held, else after
    * one renewal (false once fenced; true when Redis does not answer, which cannot tell).
    */

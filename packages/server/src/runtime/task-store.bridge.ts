@@ -61,6 +61,7 @@ export class TaskStoreBridge {
   private readonly scopes = new Map<string, string>();
   private readonly seqs = new Map<string, number>();
   private readonly stops: (() => void)[] = [];
+  private readonly remoteListeners = new Set<(taskId: string) => void>();
   private failedWrites = 0;
   private clashes = 0;
 
@@ -93,9 +94,30 @@ export class TaskStoreBridge {
       store.onLostTask((failed) => this.postLost(failed)),
     );
     if (store.onFenced) this.stops.push(store.onFenced(() => this.fenced(store)));
+    if (store.onTaskChange) this.stops.push(store.onTaskChange((taskId) => this.remoteChanged(taskId)));
     starter.setStartBarrier((info) => this.startWritten(info.task_id));
     if (store.reserveId) starter.setIdReserver(() => this.reserveId());
     this.parts.logger.info('task store connected', { replica: store.replicaId });
+  }
+
+  /**
+   * Observes the changes of tasks this replica does not run (written by another replica), for
+   * `tasks://` subscriptions. Returns the function that stops it.
+   */
+  onRemoteChange(listener: (taskId: string) => void): () => void {
+    this.remoteListeners.add(listener);
+    return () => void this.remoteListeners.delete(listener);
+  }
+
+  private remoteChanged(taskId: string): void {
+    if (this.parts.taskManager.get(taskId)) return; // this replica's own: its observers saw it
+    for (const listener of this.remoteListeners) {
+      try {
+        listener(taskId);
+      } catch (error) {
+        this.parts.logger.error('a task change listener threw', { task_id: taskId, error: String(error) });
+      }
+    }
   }
 
   /**
