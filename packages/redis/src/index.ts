@@ -50,4 +50,4 @@ export {
   DEFAULT_OUTBOX_MAX_BYTES,
   DEFAULT_OUTBOX_RETRY_BYTES,
 } from './redis-outbox.options.js';
-export type { RedisEventOutboxOptions } from './redis-outbox.options.js';
+export type { OutboxFence, RedisEventOutboxOptions } from './redis-outbox.options.js';

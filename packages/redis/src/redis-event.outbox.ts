@@ -1,6 +1,6 @@
 import { type EventOutbox, type OutboxRecord } from '@robot-mcp-kit/core';
 import { errorText, inSeqOrder, recordOf, type StreamEntry } from './redis-outbox.entries.js';
-import { OutboxFullError, RedisOutboxStream } from './redis-outbox.stream.js';
+import { OutboxFencedError, OutboxFullError, RedisOutboxStream } from './redis-outbox.stream.js';
 import {
   type RedisEventOutboxOptions,
   type ResolvedRedisEventOutboxOptions,
@@ -54,6 +54,7 @@ export class RedisEventOutbox implements EventOutbox {
     takenOver: 0,
     redisErrors: 0,
     refusedUnauthentic: 0,
+    refusedFenced: 0,
   };
   private deliver: ((records: readonly OutboxRecord[]) => void) | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -120,6 +121,9 @@ export class RedisEventOutbox implements EventOutbox {
         this.owned.delete(eventId);
         this.counts.refusedFull += 1;
         this.warn('full', 'error', error.message, { event_id: eventId, refused: this.counts.refusedFull });
+      } else if (error instanceof OutboxFencedError) {
+        this.owned.delete(eventId);
+        this.counts.refusedFenced += 1;
       } else {
         this.counts.writeErrors += 1;
         this.retry.add(record);
@@ -172,6 +176,17 @@ export class RedisEventOutbox implements EventOutbox {
     const every = Math.max(50, Math.floor(this.options.claimIdleMs / 3));
     this.timer = setInterval(() => void this.tick(), every);
     this.timer.unref();
+  }
+
+  /**
+   * Takes over at once every pending event of `replicaId`, a replica the task store judged lost
+   * (fenced: it appends and delivers nothing more), and hands them to the poster before resolving.
+   * The survivor calls it before it posts the `REPLICA_LOST` failure of that replica's task, which
+   * then follows the task's pending events in the poster's queue.
+   */
+  async takeOverFrom(replicaId: string): Promise<void> {
+    if (this.closed || !this.deliver || replicaId === this.options.replicaId) return;
+    await this.handOver(await this.stream.claimAllOf(replicaId));
   }
 
   /** Stops renewing and taking over; this replica's undelivered events stay for the next owner. */
@@ -233,8 +248,9 @@ export class RedisEventOutbox implements EventOutbox {
         // delivered while it was being written again: remove it at once
         if (this.owned.get(record.event.event_id) !== slot) await this.stream.remove(slot.id);
       } catch (error) {
-        if (error instanceof OutboxFullError) {
-          this.counts.refusedFull += 1;
+        if (error instanceof OutboxFullError || error instanceof OutboxFencedError) {
+          if (error instanceof OutboxFullError) this.counts.refusedFull += 1;
+          else this.counts.refusedFenced += 1;
           this.owned.delete(record.event.event_id);
           continue;
         }

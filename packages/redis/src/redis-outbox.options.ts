@@ -41,7 +41,19 @@ export interface RedisEventOutboxOptions {
    * entries are not authenticated (anyone who can write to Redis can add events).
    */
   readonly secret?: string;
+  /**
+   * The fencing token appends carry (the task store's `fencingToken()`): the key holding the
+   * replica's epoch and the epoch it holds. An append is refused once the key holds another epoch
+   * (a survivor fenced this replica). Left out: appends are not fenced.
+   */
+  readonly fence?: () => OutboxFence | undefined;
   readonly logger?: Logger;
+}
+
+/** A fencing token: the Redis key of the replica's epoch and the epoch it holds. */
+export interface OutboxFence {
+  readonly key: string;
+  readonly epoch: string;
 }
 
 /** The options with defaults applied and values checked. */
@@ -55,6 +67,7 @@ export interface ResolvedRedisEventOutboxOptions {
   readonly maxBytes: number;
   readonly maxRetryBytes: number;
   readonly mac: StoreContentsMac;
+  readonly fence: () => OutboxFence | undefined;
   readonly logger: Logger;
 }
 
@@ -77,6 +90,7 @@ export function resolveRedisEventOutboxOptions(
     maxBytes: positiveInteger('maxBytes', options.maxBytes, DEFAULT_OUTBOX_MAX_BYTES),
     maxRetryBytes: positiveInteger('maxRetryBytes', options.maxRetryBytes, DEFAULT_OUTBOX_RETRY_BYTES),
     mac: StoreContentsMac.from(options.secret),
+    fence: options.fence ?? (() => undefined),
     logger: (options.logger ?? silentLogger).child({
       component: 'redis-event-outbox',
       stream,

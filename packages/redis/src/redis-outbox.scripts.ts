@@ -3,9 +3,15 @@
  * the consumer group (so that it is never unowned: a dead replica's events are claimable at once
  * after the idle time). Refuses (no trimming of undelivered events) past the entry or byte cap.
  * KEYS: stream, byte counter. ARGV: group, consumer, maxEntries, maxBytes, event_id, task_id,
- * seq, posted_at_ms, body, mac (see store-contents.mac.ts). Returns {'ok', id} or {'full', 'entries' | 'bytes'}.
+ * seq, posted_at_ms, body, mac (see store-contents.mac.ts), epoch; KEYS[3] (optional): the
+ * replica's epoch key — the append is refused once it holds another epoch (the replica was fenced).
+ * Returns {'ok', id}, {'full', 'entries' | 'bytes'} or {'fenced', epoch}.
  */
 export const APPEND_SCRIPT = `
+if KEYS[3] then
+  local epoch = redis.call('GET', KEYS[3])
+  if epoch and epoch ~= ARGV[11] then return {'fenced', epoch} end
+end
 -- the group may be gone (Redis restarted without persistence): create it, else BUSYGROUP (ignored)
 pcall(redis.call, 'XGROUP', 'CREATE', KEYS[1], ARGV[1], '0', 'MKSTREAM')
 local n = string.len(ARGV[9])

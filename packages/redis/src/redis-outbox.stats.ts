@@ -18,4 +18,6 @@ export interface RedisEventOutboxStats {
   readonly redisErrors: number;
   /** Entries taken over without a valid MAC (forged through Redis, or from before store MACs): removed, never delivered. */
   readonly refusedUnauthentic: number;
+  /** Events not stored because this replica was fenced (a survivor took its tasks over). */
+  readonly refusedFenced: number;
 }

@@ -20,9 +20,14 @@ function entryFields(
 export const OUTBOX_GROUP = 'posters';
 const CLAIM_PAGE = 100;
 const RENEW_BATCH = 1000;
+/** Pages of a lost replica's pending entries claimed at once (the idle take-over finds the rest). */
+const CLAIM_ALL_PAGES = 100;
 
 /** The outbox refused an event: at its entry or byte cap. */
 export class OutboxFullError extends Error {}
+
+/** The outbox refused an event: this replica was fenced (a survivor took its tasks over). */
+export class OutboxFencedError extends Error {}
 
 /**
  * The Redis commands of one outbox stream and its consumer group, for one replica (the consumer):
@@ -41,10 +46,11 @@ export class RedisOutboxStream {
    */
   async append(record: OutboxRecord): Promise<string> {
     const { stream, bytesKey, replicaId, maxEntries, maxBytes, mac } = this.options;
+    const fence = this.options.fence();
     const { event } = record;
     const fields = entryFields(event.event_id, event.task_id, event.seq, record.postedAtMs, record.body);
     const reply = (await this.client.eval(APPEND_SCRIPT, {
-      keys: [stream, bytesKey],
+      keys: fence ? [stream, bytesKey, fence.key] : [stream, bytesKey],
       arguments: [
         OUTBOX_GROUP,
         replicaId,
@@ -52,9 +58,15 @@ export class RedisOutboxStream {
         String(maxBytes),
         ...fields,
         mac.sign([stream, ...fields]),
+        fence?.epoch ?? '',
       ],
     })) as [string, string];
     if (reply[0] === 'ok') return reply[1];
+    if (reply[0] === 'fenced') {
+      throw new OutboxFencedError(
+        `event outbox ${stream} refused an event of replica ${replicaId}: it was fenced (a survivor took its tasks over)`,
+      );
+    }
     const cap = reply[1] === 'entries' ? `maxEntries ${maxEntries}` : `maxBytes ${maxBytes}`;
     throw new OutboxFullError(
       `event outbox ${stream} is full (${cap}): new events are not stored durably until delivered ones are removed (they still go out from memory); raise the cap or fix the receiver`,
@@ -103,6 +115,41 @@ export class RedisOutboxStream {
     const args = ['XREADGROUP', 'GROUP', OUTBOX_GROUP, replicaId, 'COUNT', String(CLAIM_PAGE)];
     const reply: unknown = await this.client.sendCommand([...args, 'STREAMS', stream, from]);
     return entriesOf(reply);
+  }
+
+  /**
+   * Claims for this replica every pending entry of `consumer` (a replica judged lost and fenced: it
+   * appends and delivers nothing more), whatever their idle time, in pages.
+   */
+  async claimAllOf(consumer: string): Promise<StreamEntry[]> {
+    const { stream, replicaId } = this.options;
+    const claimed: StreamEntry[] = [];
+    for (let page = 0; page < CLAIM_ALL_PAGES; page += 1) {
+      const pending: unknown = await this.client.sendCommand([
+        'XPENDING',
+        stream,
+        OUTBOX_GROUP,
+        '-',
+        '+',
+        String(CLAIM_PAGE),
+        consumer,
+      ]);
+      const ids = Array.isArray(pending) ? pending.map((p) => String((p as unknown[])[0])) : [];
+      if (ids.length === 0) break;
+      const reply: unknown = await this.client.sendCommand([
+        'XCLAIM',
+        stream,
+        OUTBOX_GROUP,
+        replicaId,
+        '0',
+        ...ids,
+      ]);
+      // an entry deleted while pending is answered as nil (older Redis) or left out
+      const found = Array.isArray(reply) ? reply.filter((entry) => Array.isArray(entry)) : [];
+      claimed.push(...entriesOf([[stream, found]]));
+      if (ids.length < CLAIM_PAGE) break;
+    }
+    return claimed;
   }
 
   /** Creates the consumer group (and the stream) unless it exists. */

@@ -1,5 +1,7 @@
 import {
   type CancelRequestListener,
+  REPLICA_FENCED,
+  RobotMcpKitError,
   type LostTaskListener,
   type StoredTask,
   type TaskStore,
@@ -18,10 +20,16 @@ import { type Refusal } from './store-contents.mac.js';
  * Writes a task, its scope index entry and its owner's running set in one step; never turns a
  * finished task back into a running one (a late write of a slow owner after a survivor failed it).
  * The task id's reservation lives as long as the task: no expiry while it runs, the task's own once
- * it ended. KEYS: task, scope, owned, id reservation. ARGV: json, expiry ms (0: none), state,
- * created ms, task id, owner.
+ * it ended. A write of the owner carries its epoch and is refused (-1) once the owner was fenced.
+ * KEYS: task, scope, owned, id reservation, owner's epoch. ARGV: json, expiry ms (0: none), state,
+ * created ms, task id, owner, epoch ('' for a survivor's take-over write), changes channel (the
+ * task id is published there once written).
  */
 const PUT_SCRIPT = `
+if ARGV[7] ~= '' then
+  local epoch = redis.call('GET', KEYS[5])
+  if epoch and epoch ~= ARGV[7] then return -1 end
+end
 local cur = redis.call('GET', KEYS[1])
 if cur and ARGV[3] == 'running' then
   local ok, old = pcall(cjson.decode, cur)
@@ -36,6 +44,7 @@ else
 end
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
 if ARGV[3] == 'running' then redis.call('SADD', KEYS[3], ARGV[5]) else redis.call('SREM', KEYS[3], ARGV[5]) end
+redis.call('PUBLISH', ARGV[8], ARGV[5])
 return 1`;
 
 const WARN_EVERY_MS = 10_000;
@@ -47,10 +56,14 @@ export interface RedisTaskStoreStats {
   readonly errors: number;
   readonly cancelRequestsSent: number;
   readonly cancelRequestsReceived: number;
+  /** Cancel requests without a valid MAC (published straight into Redis): ignored, never acted upon. */
+  readonly cancelRequestsRefused: number;
   /** Tasks of lost replicas this replica marked failed. */
   readonly lostTasksFailed: number;
   /** Records read without a valid MAC (forged through Redis, or from before store MACs): ignored. */
   readonly refusedUnauthentic: number;
+  /** Writes of this replica refused because it was fenced (a survivor took its tasks over). */
+  readonly refusedFenced: number;
 }
 
 /**
@@ -68,6 +81,8 @@ export class RedisTaskStore implements TaskStore {
   private readonly lease: TaskLease;
   private readonly cancelListeners = new Set<CancelRequestListener>();
   private readonly lostListeners = new Set<LostTaskListener>();
+  private readonly fencedListeners = new Set<() => void>();
+  private readonly changeListeners = new Set<(taskId: string) => void>();
   private readonly counts = {
     puts: 0,
     errors: 0,
@@ -75,9 +90,12 @@ export class RedisTaskStore implements TaskStore {
     cancelRequestsReceived: 0,
     lostTasksFailed: 0,
     refusedUnauthentic: 0,
+    refusedFenced: 0,
+    cancelRequestsRefused: 0,
   };
   private lastWarnAt = Number.NEGATIVE_INFINITY;
   private lastRefusalAt = Number.NEGATIVE_INFINITY;
+  private lastCancelRefusalAt = Number.NEGATIVE_INFINITY;
   private closing: Promise<void> | undefined;
 
   /**
@@ -103,35 +121,54 @@ export class RedisTaskStore implements TaskStore {
       finishedTtlMs: this.options.finishedTtlMs,
       logger: this.options.logger,
       readRaw: (taskId) => this.readRaw(taskId),
-      put: (entry) => this.put(entry),
+      put: (entry) => this.write(entry, ''),
       lost: (failed) => this.tellLost(failed),
       outage: (what, error) => this.outage(what, error),
+      fenced: (epoch) => this.tellFenced(epoch),
     });
   }
 
   /** Subscribes to this replica's cancel channel and takes the lease; call once before use. */
   async start(): Promise<void> {
-    await this.subscriber.subscribe(this.keys.cancelChannel(this.replicaId), (taskId: string) => {
+    const channel = this.keys.cancelChannel(this.replicaId);
+    await this.subscriber.subscribe(channel, (message: string) => {
+      const taskId = this.openCancel(channel, message);
+      if (taskId === undefined) return;
       this.counts.cancelRequestsReceived += 1;
       for (const listener of this.cancelListeners) listener(taskId);
     });
+    await this.subscriber.subscribe(this.keys.changesChannel(), (taskId: string) => {
+      for (const listener of this.changeListeners) listener(taskId);
+    });
     await this.lease.start();
+  }
+
+  /** Observes every task write of any replica (its task id; this replica's own included). */
+  onTaskChange(listener: (taskId: string) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => void this.changeListeners.delete(listener);
   }
 
   stats(): RedisTaskStoreStats {
     return { ...this.counts };
   }
 
-  async put(entry: StoredTask): Promise<void> {
+  /** @throws RobotMcpKitError {@link REPLICA_FENCED} once this replica was fenced (nothing written) */
+  put(entry: StoredTask): Promise<void> {
+    return this.write(entry, entry.owner === this.replicaId ? this.lease.epoch : '');
+  }
+
+  private async write(entry: StoredTask, epoch: string): Promise<void> {
     const { task } = entry;
     const finished = task.state !== 'running';
-    await this.round('write a task', () =>
+    const reply = await this.round('write a task', () =>
       this.client.eval(PUT_SCRIPT, {
         keys: [
           this.keys.task(task.task_id),
           this.keys.scope(entry.scope),
           this.keys.owned(entry.owner),
           this.keys.taskId(task.task_id),
+          this.keys.epoch(entry.owner),
         ],
         arguments: [
           this.options.mac.sealRecord(this.keys.task(task.task_id), JSON.stringify(entry)),
@@ -140,10 +177,54 @@ export class RedisTaskStore implements TaskStore {
           String(Date.parse(task.created_at)),
           task.task_id,
           entry.owner,
+          epoch,
+          this.keys.changesChannel(),
         ],
       }),
     );
+    if (reply === -1) throw this.refusedAsFenced(task.task_id);
     this.counts.puts += 1;
+  }
+
+  /** The fencing token of this replica's outbox appends: its epoch key and the epoch it holds. */
+  fencingToken(): { key: string; epoch: string } | undefined {
+    const { epoch } = this.lease;
+    return epoch === '' ? undefined : { key: this.keys.epoch(this.replicaId), epoch };
+  }
+
+  leaseHeld(): Promise<boolean> {
+    return this.lease.held();
+  }
+
+  rejoin(): Promise<void> {
+    return this.lease.rejoin();
+  }
+
+  onFenced(listener: () => void): () => void {
+    this.fencedListeners.add(listener);
+    return () => void this.fencedListeners.delete(listener);
+  }
+
+  private refusedAsFenced(taskId: string): RobotMcpKitError {
+    this.counts.refusedFenced += 1;
+    return new RobotMcpKitError(
+      REPLICA_FENCED,
+      `task store refused a write of task ${taskId}: replica ${this.replicaId} was fenced (a survivor took its tasks over)`,
+    );
+  }
+
+  private tellFenced(epoch: string): void {
+    this.options.logger.error(
+      `replica ${this.replicaId} lost its lease: it was paused or cut off from Redis for longer than the lease and a survivor took its tasks over; the store refuses its writes under that lease`,
+      { replica: this.replicaId, epoch },
+    );
+    for (const listener of this.fencedListeners) {
+      try {
+        listener();
+      } catch (error) {
+        this.options.logger.error('a fenced listener threw', { error: errorText(error) });
+      }
+    }
   }
 
   /**
@@ -197,9 +278,12 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async requestCancel(entry: StoredTask): Promise<void> {
-    await this.round('send a cancel request', () =>
-      this.client.publish(this.keys.cancelChannel(entry.owner), entry.task.task_id),
-    );
+    const channel = this.keys.cancelChannel(entry.owner);
+    const taskId = entry.task.task_id;
+    const { mac } = this.options;
+    // `<task id> <MAC>`, the MAC bound to the channel (so to the owner and the deployment prefix)
+    const message = mac.enabled ? `${taskId} ${mac.sign(['cancel', channel, taskId])}` : taskId;
+    await this.round('send a cancel request', () => this.client.publish(channel, message));
     this.counts.cancelRequestsSent += 1;
   }
 
@@ -227,6 +311,8 @@ export class RedisTaskStore implements TaskStore {
     await this.lease.stop();
     this.cancelListeners.clear();
     this.lostListeners.clear();
+    this.fencedListeners.clear();
+    this.changeListeners.clear();
     if (!this.ownsClients) return;
     await Promise.allSettled([this.subscriber.close(), this.client.close()]);
   }
@@ -244,6 +330,28 @@ export class RedisTaskStore implements TaskStore {
     const opened = this.options.mac.openRecord(this.keys.task(taskId), value);
     if ('json' in opened) return parseEntry(opened.json);
     this.refused(taskId, opened.refused);
+    return undefined;
+  }
+
+  /**
+   * The task id of a cancel request received on `channel` when its MAC is valid (or requests are
+   * not authenticated); otherwise undefined — never acted upon — counted and logged.
+   */
+  private openCancel(channel: string, message: string): string | undefined {
+    const { mac } = this.options;
+    if (!mac.enabled) return message;
+    const space = message.lastIndexOf(' ');
+    const taskId = space < 0 ? message : message.slice(0, space);
+    const refused = mac.check(['cancel', channel, taskId], space < 0 ? undefined : message.slice(space + 1));
+    if (refused === undefined) return taskId;
+    this.counts.cancelRequestsRefused += 1;
+    const now = Date.now();
+    if (now - this.lastCancelRefusalAt < WARN_EVERY_MS) return undefined;
+    this.lastCancelRefusalAt = now;
+    this.options.logger.error(
+      'cancel request without a valid MAC (not sent by a replica with the event secret); ignored',
+      { task_id: taskId, reason: refused, refused_so_far: this.counts.cancelRequestsRefused },
+    );
     return undefined;
   }
 

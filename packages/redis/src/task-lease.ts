@@ -15,21 +15,50 @@ export interface LeaseHost {
   readonly logger: Logger;
   /** Reads a task regardless of scope. */
   readRaw(taskId: string): Promise<StoredTask | undefined>;
+  /** Writes a lost replica's task this replica took over (no fencing token: the survivor fenced it). */
   put(entry: StoredTask): Promise<void>;
   /** Tells the listeners about a lost task this replica marked failed. */
   lost(failed: StoredTask): Promise<void>;
   /** Counts a failed Redis round (an outage: logged at most every 10 s). */
   outage(what: string, error: unknown): void;
+  /** This replica was fenced: a survivor judged it lost and took its tasks over. */
+  fenced(epoch: string): void;
 }
+
+type Renewal = 'held' | 'taken' | 'fenced';
 
 /**
  * Renews a lease held by this process (its token), or takes an expired one; never another live
- * process's. KEYS: lease. ARGV: token, lease ms. Returns 1 when held, 0 when another token holds it.
+ * process's. The replica's epoch (its fencing token) is taken on the first call (INCR), and kept
+ * while the lease is held or only lapsed (a Redis outage); once a survivor raised it (it judged
+ * this replica lost) the renewal is refused for good. KEYS: lease, epoch. ARGV: token, lease ms,
+ * epoch held ('' before the first), epoch retention ms. Returns {1, epoch} when held, {0, ''} when
+ * another token holds it, {-1, epoch} when this replica was fenced.
  */
 const RENEW_SCRIPT = `
 local holder = redis.call('GET', KEYS[1])
-if holder and holder ~= ARGV[1] then return 0 end
+if holder and holder ~= ARGV[1] then return {0, ''} end
+local epoch = redis.call('GET', KEYS[2])
+if ARGV[3] == '' then
+  epoch = tostring(redis.call('INCR', KEYS[2]))
+elseif epoch and epoch ~= ARGV[3] then
+  return {-1, epoch}
+elseif not epoch then
+  epoch = ARGV[3]
+  redis.call('SET', KEYS[2], epoch)
+end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[4])
+return {1, epoch}`;
+
+/**
+ * Fences a replica whose lease expired: raises its epoch, so that every later write it tries is
+ * refused. KEYS: lease, epoch. ARGV: epoch retention ms. Returns 1 when fenced, 0 when it is alive.
+ */
+const FENCE_SCRIPT = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('INCR', KEYS[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[1])
 return 1`;
 
 /** Drops the lease only when this process holds it. KEYS: lease. ARGV: token. */
@@ -53,6 +82,12 @@ export class TaskLease {
   /** This process's value of the lease key: another live process under the same replica id has another. */
   private readonly token = randomUUID();
   private warnedTaken = false;
+  /** The epoch (fencing token) this replica writes with; '' before the lease was first taken. */
+  private heldEpoch = '';
+  /** Until when (performance.now(), monotonic: it runs on through a pause) the lease is surely held. */
+  private surelyUntil = Number.NEGATIVE_INFINITY;
+  private fencedFlag = false;
+  private confirming: Promise<boolean> | undefined;
 
   constructor(private readonly host: LeaseHost) {}
 
@@ -62,7 +97,7 @@ export class TaskLease {
    *   time until it can be reused); a Redis error when Redis does not answer
    */
   async start(): Promise<void> {
-    if (!(await this.renew())) {
+    if ((await this.renew()) !== 'held') {
       const { client, keys, replicaId } = this.host;
       const leftMs = Math.max(0, await client.pTTL(keys.lease(replicaId)));
       throw new ConfigError(
@@ -70,17 +105,64 @@ export class TaskLease {
         `"${replicaId}" is in use by a live replica (its lease runs ${leftMs} ms more); give each replica its own id (e.g. the pod name), or, if that replica just stopped, start again after ${leftMs} ms`,
       );
     }
+    this.startTimers();
+  }
+
+  private startTimers(): void {
     this.renewTimer = setInterval(
-      () =>
-        void this.renew().catch((e: unknown) => {
-          this.healthySince = undefined;
-          this.host.outage('renew the lease', e);
-        }),
+      () => void this.renew().catch((e: unknown) => this.renewFailed(e)),
       this.host.renewEveryMs,
     );
     this.sweepTimer = setInterval(() => void this.sweep(), this.host.sweepEveryMs);
     this.renewTimer.unref();
     this.sweepTimer.unref();
+  }
+
+  /**
+   * Takes the lease again under a new epoch after this replica was fenced (when it had nothing a
+   * survivor took over): writes under the old epoch stay refused, new ones carry the new epoch.
+   */
+  async rejoin(): Promise<void> {
+    if (!this.fencedFlag || this.stopped) return;
+    this.fencedFlag = false;
+    this.heldEpoch = '';
+    this.startTimers();
+    await this.renew().catch((e: unknown) => this.renewFailed(e));
+  }
+
+  /** The epoch this replica's writes carry (its fencing token); '' before start. */
+  get epoch(): string {
+    return this.heldEpoch;
+  }
+
+  /** Whether a survivor fenced this replica. */
+  get fenced(): boolean {
+    return this.fencedFlag;
+  }
+
+  /**
+   * Whether this replica still holds its lease: true at once while it surely does (renewed less
+   * than a lease ago, on the monotonic clock); otherwise — after a pause, or renewals failing — one
+   * renewal decides: false once fenced, true when Redis does not answer (it cannot tell).
+   */
+  held(): Promise<boolean> {
+    if (this.fencedFlag) return Promise.resolve(false);
+    if (performance.now() < this.surelyUntil) return Promise.resolve(true);
+    this.confirming ??= this.renew()
+      .then((renewal) => renewal === 'held')
+      .catch((e: unknown) => {
+        this.renewFailed(e);
+        return !this.fencedFlag;
+      })
+      .finally(() => {
+        this.confirming = undefined;
+      });
+    return this.confirming;
+  }
+
+  private renewFailed(error: unknown): void {
+    this.healthySince = undefined;
+    this.host.outage('renew the lease', error);
   }
 
   /** Stops renewing and drops the lease (the replica's finished tasks are already written). */
@@ -99,14 +181,17 @@ export class TaskLease {
     }
   }
 
-  /** Renews (or takes) the lease; false when another live process holds this replica id's lease. */
-  private async renew(): Promise<boolean> {
-    const { client, keys, replicaId, leaseMs } = this.host;
-    const held = await client.eval(RENEW_SCRIPT, {
-      keys: [keys.lease(replicaId)],
-      arguments: [this.token, String(leaseMs)],
-    });
-    if (held !== 1) {
+  /** Renews (or takes) the lease: 'taken' when another live process holds this replica id's lease. */
+  private async renew(): Promise<Renewal> {
+    if (this.fencedFlag) return 'fenced';
+    const { client, keys, replicaId, leaseMs, finishedTtlMs } = this.host;
+    const sentAt = performance.now();
+    const [code, epoch] = (await client.eval(RENEW_SCRIPT, {
+      keys: [keys.lease(replicaId), keys.epoch(replicaId)],
+      arguments: [this.token, String(leaseMs), this.heldEpoch, String(finishedTtlMs)],
+    })) as [number, string];
+    if (code === -1) return this.fence(epoch);
+    if (code !== 1) {
       if (!this.warnedTaken) {
         this.host.logger.error(
           `replica id ${replicaId} is in use by another live replica: this one cannot renew its lease`,
@@ -114,12 +199,26 @@ export class TaskLease {
         );
       }
       this.warnedTaken = true;
-      return false;
+      return 'taken';
     }
     this.warnedTaken = false;
+    this.heldEpoch = epoch;
+    this.surelyUntil = sentAt + leaseMs;
     await client.sAdd(keys.replicas(), replicaId);
     this.healthySince ??= Date.now();
-    return true;
+    return 'held';
+  }
+
+  /** A survivor raised this replica's epoch: fenced until {@link rejoin} (told once). */
+  private fence(epoch: string): Renewal {
+    if (this.fencedFlag) return 'fenced';
+    this.fencedFlag = true;
+    this.healthySince = undefined;
+    this.surelyUntil = Number.NEGATIVE_INFINITY;
+    clearInterval(this.renewTimer);
+    clearInterval(this.sweepTimer);
+    this.host.fenced(epoch);
+    return 'fenced';
   }
 
   /**
@@ -146,11 +245,21 @@ export class TaskLease {
     const { client, keys, replicaId } = this.host;
     for (const replica of await client.sMembers(keys.replicas())) {
       if (this.stopped) return;
-      if (replica === replicaId || (await client.exists(keys.lease(replica))) === 1) continue;
+      if (replica === replicaId || !(await this.fenceIfLost(replica))) continue;
       const owned = await client.sMembers(keys.owned(replica));
       for (const taskId of owned) await this.failLost(replica, taskId);
       if ((await client.sCard(keys.owned(replica))) === 0) await client.sRem(keys.replicas(), replica);
     }
+  }
+
+  /** Fences `replica` when its lease expired (its later writes are refused); false while it is alive. */
+  private async fenceIfLost(replica: string): Promise<boolean> {
+    const { client, keys, finishedTtlMs } = this.host;
+    const fenced = await client.eval(FENCE_SCRIPT, {
+      keys: [keys.lease(replica), keys.epoch(replica)],
+      arguments: [String(finishedTtlMs)],
+    });
+    return fenced === 1;
   }
 
   /** Claims one task of a lost replica; the winner marks it failed and tells its listeners. */

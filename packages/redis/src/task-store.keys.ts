@@ -30,6 +30,15 @@ export class TaskStoreKeys {
     return `${this.prefix}lease:${replicaId}`;
   }
 
+  /**
+   * STRING: the replica's fencing token, a lease epoch that only grows: taken (INCR) when the
+   * replica starts, raised by the survivor that judges it lost. Every write of the replica carries
+   * the epoch it holds and is refused once this key holds another (the replica was fenced).
+   */
+  epoch(replicaId: string): string {
+    return `${this.prefix}epoch:${replicaId}`;
+  }
+
   /** SET: the replicas that own (or owned) running tasks. */
   replicas(): string {
     return `${this.prefix}replicas`;
@@ -43,6 +52,11 @@ export class TaskStoreKeys {
   /** STRING with expiry: the task id another name (a SEP-2663 handle) stands for. */
   alias(alias: string): string {
     return `${this.prefix}alias:${alias}`;
+  }
+
+  /** Pub/sub channel on which every task write announces its task id (`tasks://` updates). */
+  changesChannel(): string {
+    return `${this.prefix}changes`;
   }
 
   /** Pub/sub channel of the cancel requests for a replica's tasks. */

@@ -153,6 +153,25 @@ describe('RedisTaskStore on the real Redis (127.0.0.1:6379)', () => {
     expect(toOther).toEqual([]);
   });
 
+  it("ignores and counts a cancel request published without a valid MAC; a replica's own still cancels", async () => {
+    const secret = 'cancel-mac-secret-0123456789abcdef';
+    const owner = await createRedisTaskStore({ url: SHARED_REDIS_URL, keyPrefix: prefix, secret });
+    const other = await createRedisTaskStore({ url: SHARED_REDIS_URL, keyPrefix: prefix, secret });
+    stores.push(owner, other);
+    const toOwner: string[] = [];
+    owner.onCancelRequest((id) => toOwner.push(id));
+    const task = entry(owner, `m-${randomUUID()}`, 'running');
+    await owner.put(task);
+    const channel = owner.keys.cancelChannel(owner.replicaId);
+    // someone with Redis write access but not the secret: a bare id, then a made-up MAC
+    await admin.publish(channel, task.task.task_id);
+    await admin.publish(channel, `${task.task.task_id} ${'ab'.repeat(32)}`);
+    await other.requestCancel(task);
+    await until(() => toOwner.length === 1, 'the authentic cancel request to reach the owner');
+    expect(toOwner).toEqual([task.task.task_id]);
+    expect(owner.stats()).toMatchObject({ cancelRequestsReceived: 1, cancelRequestsRefused: 2 });
+  });
+
   it('fails the running tasks of a lost replica exactly once across survivors', async () => {
     const dead = await open({ leaseMs: 1000 });
     const tasks = [

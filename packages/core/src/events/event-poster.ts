@@ -8,6 +8,7 @@ import { type EventSink, type EventTransport, type FlushReport, type PosterStats
 import { dropLine, errorText, idsOf } from './delivery-log.js';
 import { DropSummary } from './drop-summary.js';
 import { FlushWaiters } from './flush-waiters.js';
+import { GatedEventTransport } from './gated-event.transport.js';
 import { LaneScheduler } from './lane-scheduler.js';
 import {
   type EventPosterEnvOptions,
@@ -73,7 +74,9 @@ export class EventPoster implements EventSink {
       lanes: valid.lanes,
       maxInFlight: valid.maxInFlight,
       schedule: { retryDelaysMs: valid.retryDelaysMs, retryEveryMs: valid.retryEveryMs },
-      transport: valid.transport,
+      transport: options.deliveryGate
+        ? new GatedEventTransport(valid.transport, options.deliveryGate)
+        : valid.transport,
       clock: this.clock,
       queue: this.queue,
       hooks: {

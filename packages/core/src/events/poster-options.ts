@@ -1,6 +1,7 @@
 import { type Clock } from '../clock/clock.port.js';
 import { ConfigError } from '../errors/kit.error.js';
 import { type Logger } from '../logging/logger.js';
+import { type TaskEvent } from '../models/task-event.model.js';
 import { type EventOutbox } from './event-outbox.port.js';
 import { type EventTransport } from './event.types.js';
 
@@ -59,6 +60,13 @@ export interface EventPosterOptions {
    * it: `aclose()` closes it. Left out (the default): memory only, exactly as before.
    */
   outbox?: EventOutbox;
+  /**
+   * Asked before each delivery attempt of an event; an attempt it answers `false` is not sent (a
+   * failed attempt, retried on the schedule). With a task store the server passes "the event's seq
+   * is stored and this replica still owns its tasks": a replica paused past its lease sends nothing
+   * until a renewal says it still holds it, and no event goes out before a survivor could see its seq.
+   */
+  deliveryGate?: (event: TaskEvent) => Promise<boolean>;
 }
 
 /** Options of {@link EventPoster.fromEnv}. */

@@ -6,6 +6,12 @@ export const ANONYMOUS_SCOPE = 'anonymous';
 /** The `error_code` of a task whose replica died while it ran (marked failed by a survivor). */
 export const REPLICA_LOST = 'REPLICA_LOST';
 
+/**
+ * The `code` of the error a store write is refused with once this replica was fenced: it was
+ * judged lost (paused or cut off past its lease) and a survivor took its tasks over.
+ */
+export const REPLICA_FENCED = 'REPLICA_FENCED';
+
 /** One task as a {@link TaskStore} holds it: the wire TaskInfo plus who owns it. */
 export interface StoredTask {
   /** Who may see it: the principal that started it, or {@link ANONYMOUS_SCOPE}. */
@@ -60,6 +66,32 @@ export interface TaskStore {
   onCancelRequest(listener: CancelRequestListener): () => void;
   /** Observes tasks of lost replicas this replica marked failed; returns the function that stops it. */
   onLostTask(listener: LostTaskListener): () => void;
+  /**
+   * Observes this replica being fenced (its lease was taken over while it was paused or cut off):
+   * from then on the store refuses its writes. Returns the function that stops it.
+   */
+  onFenced?(listener: () => void): () => void;
+  /**
+   * Takes a new lease (a new epoch) after this replica was fenced, when it had no running task a
+   * survivor took over: its earlier writes stay refused, its new ones are accepted.
+   */
+  rejoin?(): Promise<void>;
+  /**
+   * Observes every write of a task by any replica (called with its id; this replica's own writes
+   * included), e.g. to announce `tasks://` updates of other replicas' tasks. Returns the function
+   * that stops it.
+   */
+  onTaskChange?(listener: (taskId: string) => void): () => void;
+  /**
+   * Whether this replica still owns its tasks: at once while its lease is surely held, else after
+   * one renewal (false once fenced; true when Redis does not answer, which cannot tell).
+   */
+  leaseHeld?(): Promise<boolean>;
+  /**
+   * The fencing token this replica's other writes carry (its outbox appends): the store key of its
+   * lease epoch and the epoch it holds; undefined before its lease was taken.
+   */
+  fencingToken?(): { key: string; epoch: string } | undefined;
   /** Stops leases and subscriptions and releases the connection. Idempotent. */
   close(): Promise<void>;
 }

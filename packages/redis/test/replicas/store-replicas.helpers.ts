@@ -71,7 +71,7 @@ export async function connectClient(resources: Resources, url: string): Promise<
 }
 
 /** Calls a long-running tool of the fixture; resolves with the task id it answered. */
-export async function startTask(client: Client, tool: 'burst' | 'hold'): Promise<string> {
+export async function startTask(client: Client, tool: 'burst' | 'hold' | 'tick'): Promise<string> {
   const started = (await client.callTool({ name: tool, arguments: {} })) as CallToolResult;
   if (started.isError) throw new Error(`${tool} failed: ${JSON.stringify(started.content)}`);
   return (started.structuredContent as { task_id: string }).task_id;

@@ -8,6 +8,7 @@ import {
   type Logger,
   type LoggerOptions,
   systemClock,
+  type TaskEvent,
   TaskManager,
   type TriggerRegistry,
 } from '@robot-mcp-kit/core';
@@ -161,15 +162,30 @@ function createFeatureContext<T extends object>(
     ...(options.plugins ?? []),
   ];
   const triggers = buildTriggerRegistry(plugins, definition.triggers, instance, ServerClass.name);
-  const storeSetting = taskStoreSetting(env, options.store);
+  const given = taskStoreSetting(env, options.store);
+  // one replica id for the task store and the outbox
+  const storeSetting =
+    given && !('put' in given) ? { ...given, replicaId: replicaIdFrom(given, env) } : given;
   const late: { stored?: TaskStoreBridge } = {}; // the bridge needs the poster, the outbox the bridge
   const outbox = createStoreOutbox(storeSetting, {
     serverName: name,
-    replicaId: storeSetting ? replicaIdFrom(env) : '',
-    seqs: { seqStored: (taskId, waitMs) => late.stored?.seqStored(taskId, waitMs) ?? Promise.resolve() },
+    replicaId: storeSetting && !('put' in storeSetting) ? storeSetting.replicaId : '',
+    seqs: {
+      seqStored: (taskId, waitMs) => late.stored?.seqStored(taskId, waitMs) ?? Promise.resolve(),
+      fencingToken: () => late.stored?.fencingToken(),
+    },
     logger: logger.child({ component: 'outbox' }),
   });
-  const { poster, taskManager } = createTaskEngine(name, { env, clock, logger, triggers, outbox }, options);
+  // with a store, an event is sent once its seq is stored, and not while this replica's lease is in
+  // doubt (after a pause) or gone
+  const deliveryGate = storeSetting
+    ? (event: TaskEvent) => late.stored?.mayDeliver(event) ?? Promise.resolve(true)
+    : undefined;
+  const { poster, taskManager } = createTaskEngine(
+    name,
+    { env, clock, logger, triggers, outbox, deliveryGate },
+    options,
+  );
   const owners = new TaskOwners();
   owners.observe(taskManager, logger);
   const starter = new TaskStarter(taskManager, owners);
@@ -179,6 +195,7 @@ function createFeatureContext<T extends object>(
     poster,
     serverName: name,
     logger: logger.child({ component: 'task-store' }),
+    ...(outbox ? { takeOverFrom: (replicaId: string) => outbox.takeOverFrom(replicaId) } : {}),
   }));
   const schemas = new DtoSchemaBuilder();
   return {
@@ -226,15 +243,17 @@ function createTaskEngine(
     logger: Logger;
     triggers: TriggerRegistry;
     outbox: EventOutbox | undefined;
+    deliveryGate: ((event: TaskEvent) => Promise<boolean>) | undefined;
   },
   options: Pick<BootstrapOptions, 'eventTransport' | 'poster' | 'tasks'>,
 ): { poster: EventPoster; taskManager: TaskManager } {
-  const { env, clock, logger, triggers, outbox } = deps;
+  const { env, clock, logger, triggers, outbox, deliveryGate } = deps;
   const posterOptions = {
     clock,
     logger: logger.child({ component: 'poster' }),
     ...options.poster,
     ...(outbox ? { outbox } : {}),
+    ...(deliveryGate ? { deliveryGate } : {}),
   };
   const poster = options.eventTransport
     ? new EventPoster({ serverName, transport: options.eventTransport, ...posterOptions })
@@ -266,7 +285,7 @@ function createStoreBridge(
 function createStoreOutbox(
   setting: ReturnType<typeof taskStoreSetting>,
   deps: ConstructorParameters<typeof StoreEventOutbox>[1],
-): EventOutbox | undefined {
+): StoreEventOutbox | undefined {
   if (!setting || 'put' in setting) return undefined;
   return new StoreEventOutbox(setting, deps);
 }

@@ -1,18 +1,25 @@
-import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
 import { type EventOutbox, type Logger, type OutboxRecord, redactUrlCredentials } from '@robot-mcp-kit/core';
+import type * as RedisPackage from '@robot-mcp-kit/redis';
 import { givenReplicaId, loadRedisPackage, type TaskStoreSettings } from './task-store.config.js';
 
 /** How long an event's outbox write waits for the task store to hold its seq (then it goes on, warned). */
 export const SEQ_STORED_WAIT_MS = 2000;
 
-/** This replica's name in the outbox: `RMK_REPLICA_ID`, else `<host>-<pid>`. */
-export function replicaIdFrom(env: NodeJS.ProcessEnv): string {
-  return givenReplicaId(env) ?? `${hostname()}-${process.pid}`.replace(/[^\w.-]/g, '_');
+/**
+ * This replica's one id in the task store and the outbox (so that a survivor finds a lost
+ * replica's pending events by the owner its tasks name): the settings' `replicaId`, else
+ * `RMK_REPLICA_ID`, else a random UUID per process.
+ */
+export function replicaIdFrom(settings: TaskStoreSettings, env: NodeJS.ProcessEnv): string {
+  return settings.replicaId ?? givenReplicaId(env) ?? randomUUID();
 }
 
 /** What the outbox needs from the task store bridge: "this task's newest seq is stored". */
 export interface SeqStore {
   seqStored(taskId: string, waitMs: number): Promise<void>;
+  /** The fencing token appends carry (the Redis task store's epoch), once the store is open. */
+  fencingToken(): { key: string; epoch: string } | undefined;
 }
 
 /**
@@ -22,13 +29,14 @@ export interface SeqStore {
  * (bounded) time to hold the event's seq: a survivor that marks the task `REPLICA_LOST` numbers its
  * `task_failed` after every event that was durably written, never beside one of them.
  *
- * Delivery does not wait for that: an event may be delivered (and acknowledged) before its append
- * reached the Redis outbox. Such an ack waits for the append, so the entry is removed once it is
+ * Delivery waits for the seq too (the poster's delivery gate, `TaskStoreBridge.mayDeliver`), not
+ * for the append: an event may be delivered (and acknowledged) before its append reached the
+ * Redis outbox. Such an ack waits for the append, so the entry is removed once it is
  * written instead of staying in the stream for good.
  */
 export class StoreEventOutbox implements EventOutbox {
   readonly description: string;
-  private loaded: Promise<EventOutbox> | undefined;
+  private loaded: Promise<RedisPackage.RedisEventOutbox> | undefined;
   /** The appends under way, by event_id (settled, never rejecting): what an early ack waits for. */
   private readonly appending = new Map<string, Promise<void>>();
 
@@ -68,6 +76,14 @@ export class StoreEventOutbox implements EventOutbox {
     await (await this.outbox()).start(deliver);
   }
 
+  /**
+   * Takes over the pending events of a replica judged lost, at once, into this replica's poster
+   * (see `RedisEventOutbox.takeOverFrom`): the `REPLICA_LOST` failure posted next follows them.
+   */
+  async takeOverFrom(replicaId: string): Promise<void> {
+    await (await this.outbox()).takeOverFrom(replicaId);
+  }
+
   async close(): Promise<void> {
     if (this.loaded) await (await this.loaded).close();
   }
@@ -77,7 +93,7 @@ export class StoreEventOutbox implements EventOutbox {
     await (await this.outbox()).append(record);
   }
 
-  private outbox(): Promise<EventOutbox> {
+  private outbox(): Promise<RedisPackage.RedisEventOutbox> {
     this.loaded ??= loadRedisPackage().then((redis) =>
       redis.redisEventOutbox({
         url: this.settings.url,
@@ -87,6 +103,7 @@ export class StoreEventOutbox implements EventOutbox {
         ...(this.settings.leaseMs !== undefined ? { claimIdleMs: this.settings.leaseMs } : {}),
         ...(this.settings.keyPrefix !== undefined ? { keyPrefix: `${this.settings.keyPrefix}outbox:` } : {}),
         ...(this.settings.secret !== undefined ? { secret: this.settings.secret } : {}),
+        fence: () => this.deps.seqs.fencingToken(),
         logger: this.deps.logger,
       }),
     );

@@ -4,6 +4,7 @@ import {
   type JsonObject,
   type Logger,
   parseTaskInfo,
+  REPLICA_FENCED,
   RobotMcpKitError,
   type StoredTask,
   type TaskChange,
@@ -16,6 +17,7 @@ import {
 import { randomUUID } from 'node:crypto';
 import { mayAccess, scopeOf } from '../auth/task-owners.js';
 import { type TaskStarter } from '../tools/task-starter.js';
+import { SEQ_STORED_WAIT_MS } from './store-outbox.js';
 
 /** First pause before a failed store write is retried; doubles up to {@link MAX_RETRY_MS}. */
 const FIRST_RETRY_MS = 250;
@@ -43,6 +45,8 @@ export interface TaskStoreBridgeParts {
   readonly logger: Logger;
   /** Connects the store (at listen time; fails fast when it is unreachable). */
   readonly open: () => Promise<TaskStore>;
+  /** Takes over a lost replica's pending events into the poster now (the durable outbox), if any. */
+  readonly takeOverFrom?: (replicaId: string) => Promise<void>;
 }
 
 /**
@@ -57,6 +61,7 @@ export class TaskStoreBridge {
   private readonly scopes = new Map<string, string>();
   private readonly seqs = new Map<string, number>();
   private readonly stops: (() => void)[] = [];
+  private readonly remoteListeners = new Set<(taskId: string) => void>();
   private failedWrites = 0;
   private clashes = 0;
 
@@ -88,9 +93,77 @@ export class TaskStoreBridge {
       store.onCancelRequest((taskId) => void taskManager.cancel(taskId)),
       store.onLostTask((failed) => this.postLost(failed)),
     );
+    if (store.onFenced) this.stops.push(store.onFenced(() => this.fenced(store)));
+    if (store.onTaskChange) this.stops.push(store.onTaskChange((taskId) => this.remoteChanged(taskId)));
     starter.setStartBarrier((info) => this.startWritten(info.task_id));
     if (store.reserveId) starter.setIdReserver(() => this.reserveId());
     this.parts.logger.info('task store connected', { replica: store.replicaId });
+  }
+
+  /**
+   * Observes the changes of tasks this replica does not run (written by another replica), for
+   * `tasks://` subscriptions. Returns the function that stops it.
+   */
+  onRemoteChange(listener: (taskId: string) => void): () => void {
+    this.remoteListeners.add(listener);
+    return () => void this.remoteListeners.delete(listener);
+  }
+
+  private remoteChanged(taskId: string): void {
+    if (this.parts.taskManager.get(taskId)) return; // this replica's own: its observers saw it
+    for (const listener of this.remoteListeners) {
+      try {
+        listener(taskId);
+      } catch (error) {
+        this.parts.logger.error('a task change listener threw', { task_id: taskId, error: String(error) });
+      }
+    }
+  }
+
+  /**
+   * Whether this replica still owns its tasks (the poster's delivery gate): true without a store
+   * or a store without leases; see `TaskStore.leaseHeld`.
+   */
+  leaseHeld(): Promise<boolean> {
+    return this.store?.leaseHeld?.() ?? Promise.resolve(true);
+  }
+
+  /**
+   * The poster's delivery gate: waits (bounded) until the event's seq is stored — a survivor that
+   * fails the task then numbers its failure after it, never beside it — and says whether this
+   * replica still owns its tasks.
+   */
+  async mayDeliver(event: TaskEvent): Promise<boolean> {
+    await this.seqStored(event.task_id, SEQ_STORED_WAIT_MS);
+    return this.leaseHeld();
+  }
+
+  /** The fencing token of this replica's outbox appends (`TaskStore.fencingToken`), if any. */
+  fencingToken(): { key: string; epoch: string } | undefined {
+    return this.store?.fencingToken?.();
+  }
+
+  /**
+   * This replica was fenced (paused or cut off past its lease; a survivor failed its tasks
+   * `REPLICA_LOST` and delivers their pending events). With no task running it takes a new lease
+   * and goes on. Otherwise its bodies are stopped through the cancel path (their AbortSignal fires,
+   * no event) and its poster stops at once, leaving its undelivered events in the outbox to the
+   * survivor: it must be restarted. The store logged why.
+   */
+  private fenced(store: TaskStore): void {
+    const { taskManager, poster, logger } = this.parts;
+    const running = taskManager.list(['running']);
+    if (running.length === 0 && store.rejoin) {
+      logger.warn('no task was running: taking a new lease and going on');
+      void store.rejoin();
+      return;
+    }
+    logger.error(
+      `stopping ${running.length} running tasks and the event poster: this replica no longer owns them; restart it`,
+      { task_ids: running.map((t) => t.task_id) },
+    );
+    for (const task of running) void taskManager.cancel(task.task_id);
+    void poster.aclose({ timeoutMs: 0 });
   }
 
   /** Resolves once the task's current state reached the store (at once when there is no store). */
@@ -304,6 +377,10 @@ export class TaskStoreBridge {
         await store.put(entry);
         pending.retryMs = FIRST_RETRY_MS;
       } catch (error) {
+        if (error instanceof RobotMcpKitError && error.code === REPLICA_FENCED) {
+          this.parts.logger.warn(error.message, { task_id: taskId }); // refused for good: not retried
+          break;
+        }
         this.failedWrites += 1;
         pending.next ??= entry;
         this.parts.logger.warn('task store write failed; retrying', {
@@ -325,7 +402,17 @@ export class TaskStoreBridge {
    * Posts the `task_failed` of a lost replica's task, as the next event of that task, through the
    * TaskManager's relay: this replica's observers (event feed, resource subscriptions) see it too.
    */
-  private postLost(failed: StoredTask): void {
+  private async postLost(failed: StoredTask): Promise<void> {
+    try {
+      // the lost owner's pending events of the task go into the poster's queue first
+      await this.parts.takeOverFrom?.(failed.owner);
+    } catch (error) {
+      this.parts.logger.warn("could not take over a lost replica's events before its task's failure", {
+        task_id: failed.task.task_id,
+        lost: failed.owner,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
     const { task } = failed;
     const event = TaskEvent.create({
       event_id: randomUUID(),

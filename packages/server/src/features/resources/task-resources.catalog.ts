@@ -118,6 +118,17 @@ export class TaskResourceCatalog {
     return taskId !== undefined && this.local(taskId, scope) !== undefined;
   }
 
+  /**
+   * Whether `uri` names a resource `scope` may read on this replica or, with a task store, on
+   * another (what a 2025 client may subscribe to: another replica's changes reach it through the
+   * store's change channel).
+   */
+  async knows(uri: string, scope?: string): Promise<boolean> {
+    if (this.exists(uri, scope)) return true;
+    const taskId = taskIdOf(uri);
+    return taskId !== undefined && (await this.remote(taskId, scope)) !== undefined;
+  }
+
   /** The message of the error answering an unknown or foreign URI (each leg's SDK error carries it). */
   notFoundMessage(uri: string): string {
     return `Resource ${shortText(uri, 100)} not found; use ${RUNNING_TASKS_URI} or tasks://<task_id> of a task list_tasks shows`;

@@ -35,6 +35,7 @@ export class TaskResourceHub {
   private readonly subscribers = new Map<SessionContext, Subscriber>();
   private readonly coalescer: UpdateCoalescer;
   private readonly stop: () => void;
+  private readonly stopRemote: () => void;
   private readonly catalog: TaskResourceCatalog;
 
   constructor(
@@ -57,6 +58,13 @@ export class TaskResourceHub {
       }
       if (change.kind !== 'event') this.coalescer.touch(LIST_KEY);
     });
+    // another replica's task changed (the store's change channel): the same updates
+    this.stopRemote =
+      stored?.onRemoteChange((taskId) => {
+        if (!this.anySubscription()) return;
+        this.touch(taskUri(taskId));
+        this.touch(RUNNING_TASKS_URI);
+      }) ?? (() => undefined);
   }
 
   /** Installs the resources and the subscribe/unsubscribe handlers on one session's server. */
@@ -66,9 +74,9 @@ export class TaskResourceHub {
     const scope = (): string => this.owners.scopeOfSession(session.id);
     installLegacyTaskResources(server, this.catalog, scope);
     server.registerCapabilities({ resources: { subscribe: true } });
-    server.setRequestHandler(SubscribeRequestSchema, (request) => {
+    server.setRequestHandler(SubscribeRequestSchema, async (request) => {
       const { uri } = request.params;
-      if (!this.catalog.exists(uri, scope())) throw legacyNotFound(this.catalog, uri);
+      if (!(await this.catalog.knows(uri, scope()))) throw legacyNotFound(this.catalog, uri);
       subscriber.uris.add(uri);
       return {};
     });
@@ -84,6 +92,7 @@ export class TaskResourceHub {
 
   close(): void {
     this.stop();
+    this.stopRemote();
     this.coalescer.close();
     this.subscribers.clear();
   }

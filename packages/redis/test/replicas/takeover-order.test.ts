@@ -1,0 +1,85 @@
+import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { exitOf, Resources } from '../../../../test/support/processes.js';
+import { until, waitFor } from '../../../../test/support/until.js';
+import { connectAdmin } from '../redis-test.helpers.js';
+import { SkewTolerantReceiver } from './event-receiver.helpers.js';
+import {
+  connectClient,
+  dropPrefix,
+  requireReplicaBuilt,
+  startReplica,
+  startTask,
+  uniquePrefix,
+} from './store-replicas.helpers.js';
+
+const LEASE_MS = '900';
+const TASKS = 3;
+const PROGRESS = 5;
+
+describe('take-over in order (real processes, kill -9, real Redis)', () => {
+  const resources = new Resources();
+  const prefix = uniquePrefix();
+
+  beforeAll(() => requireReplicaBuilt());
+  afterEach(async () => {
+    await resources.cleanup();
+    await dropPrefix(prefix);
+  });
+
+  it("the survivor's REPLICA_LOST task_failed reaches the app after every event the dead owner left, each task in seq order", async () => {
+    const receiver = new SkewTolerantReceiver();
+    const callbackUrl = await receiver.start();
+    resources.onCleanup(() => receiver.close());
+    receiver.down = true; // A's events wait in its outbox
+    const env = { RMK_STORE_LEASE_MS: LEASE_MS, HOLD_PROGRESS: String(PROGRESS) };
+    const a = await startReplica(resources, {
+      prefix,
+      callbackUrl,
+      env: { ...env, RMK_REPLICA_ID: 'robot-a' },
+    });
+    const b = await startReplica(resources, {
+      prefix,
+      callbackUrl,
+      env: { ...env, RMK_REPLICA_ID: 'robot-b' },
+    });
+    const clientA = await connectClient(resources, a.url);
+    const taskIds: string[] = [];
+    for (let i = 0; i < TASKS; i += 1) taskIds.push(await startTask(clientA, 'hold'));
+    const admin = await connectAdmin();
+    resources.onCleanup(() => admin.close());
+    // every progress event of every task durably written before A dies
+    await until(
+      async () => (await admin.xLen(`${prefix}outbox:{burst}`)) >= TASKS * PROGRESS,
+      "A's events in the outbox",
+      60_000,
+    );
+    a.child.kill('SIGKILL');
+    await exitOf(a.child);
+
+    const refusedBefore = receiver.refused.length;
+    // B fails each task (logged before it posts the failure) and tries to deliver while the app is down
+    await waitFor(
+      'B failing every task REPLICA_LOST and trying to deliver',
+      () =>
+        taskIds.every((id) => b.stderr().includes(`task ${id} failed: its replica robot-a was lost`)) &&
+        receiver.refused.length > refusedBefore,
+      120_000,
+      b.exited,
+    );
+    receiver.down = false;
+    await waitFor(
+      'every task failed, delivered',
+      () =>
+        taskIds.every((id) => receiver.accepted.some((e) => e.task_id === id && e.type === 'task_failed')),
+      120_000,
+      b.exited,
+    );
+    for (const id of taskIds) {
+      const firstArrivals: number[] = [];
+      for (const e of receiver.accepted)
+        if (e.task_id === id && !firstArrivals.includes(e.seq)) firstArrivals.push(e.seq);
+      // 1..PROGRESS progress events, then the failure: never the failure first
+      expect(firstArrivals).toEqual(Array.from({ length: PROGRESS + 1 }, (_, i) => i + 1));
+    }
+  }, 300_000);
+});
