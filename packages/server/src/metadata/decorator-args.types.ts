@@ -41,6 +41,12 @@ export interface ToolArgsBase {
    * `destructiveHint: true` and are hidden in read-only mode.
    */
   actuates?: boolean;
+  /**
+   * The OAuth scope a token needs to call this tool, when the server checks scopes per tool
+   * (`RMK_AUTH_ISSUER`, `auth.scopes`). Default: `robot:actuate` (`RMK_SCOPE_ACTUATE`) for an actuating
+   * tool, `robot:read` (`RMK_SCOPE_READ`) for every other.
+   */
+  scope?: string;
   /** The DTO class of the arguments; by default the type of the method's first parameter. */
   args?: DtoClass;
 }

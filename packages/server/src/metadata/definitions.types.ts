@@ -17,6 +17,8 @@ export interface ToolDefinitionBase {
   /** Resolved annotations: defaults applied (actuating → destructiveHint). */
   readonly annotations: Readonly<ToolAnnotationsArgs>;
   readonly actuates: boolean;
+  /** The tool's own OAuth scope (`scope` of the decorator), if it names one. */
+  readonly scope?: string;
   readonly methodName: string;
   /** The DTO class, or undefined for a tool without arguments. */
   readonly dto?: DtoClass;

@@ -1,3 +1,4 @@
+import { isScopeName } from '../auth/tool-scopes.js';
 import {
   isMcpToolName,
   isReservedToolName,
@@ -179,7 +180,23 @@ function common(target: Target, methodName: string, args: Readonly<ToolArgsBase>
     ...(actuates ? { readOnlyHint: false, destructiveHint: true } : {}),
     ...args.annotations,
   });
-  return { name, description: args.description, title: args.title, annotations, actuates, methodName };
+  if (args.scope !== undefined && !isScopeName(args.scope)) {
+    throw new DecorationError(
+      where,
+      `scope ${JSON.stringify(args.scope)} is not an OAuth scope name`,
+      "use printable ASCII without spaces, quotes or backslashes, e.g. scope: 'robot:drive'",
+    );
+  }
+  const scope = args.scope !== undefined ? { scope: args.scope } : {};
+  return {
+    name,
+    description: args.description,
+    title: args.title,
+    annotations,
+    actuates,
+    ...scope,
+    methodName,
+  };
 }
 
 /** The DTO class of a tool's arguments; undefined for {@link NoArgs}. */

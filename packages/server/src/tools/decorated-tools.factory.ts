@@ -180,6 +180,7 @@ function listing(definition: ToolDefinition, inputSchema: JsonSchema) {
     inputSchema,
     origin: definition.kit ? ('kit' as const) : ('decorated' as const),
     actuates: definition.actuates,
+    ...(definition.scope !== undefined ? { scope: definition.scope } : {}),
   };
 }
 
