@@ -25,14 +25,18 @@ export interface ScopedTool {
    * e-stop); undefined for the default of its kind.
    */
   readonly scope?: string | null;
+  /** The latching e-stop (any valid token) or the tool that re-arms it (`rearm` scope). */
+  readonly safety?: 'estop' | 'rearm';
 }
 
 /**
- * THE rule of which scopes a tools/call needs: the tool's own scope when it names one, none when it
- * says `null`, else `actuate` for an actuating tool and `read` for every other.
+ * THE rule of which scopes a tools/call needs: none for the e-stop (any valid token stops the
+ * robot), `rearm` for the re-arm tool, the tool's own scope when it names one (none when `null`),
+ * else `actuate` for an actuating tool and `read` for every other.
  */
 export function requiredScopesOf(tool: ScopedTool, names: ToolScopeNames): string[] {
-  if (tool.scope === null) return [];
+  if (tool.safety === 'estop' || tool.scope === null) return [];
+  if (tool.safety === 'rearm') return [names.rearm];
   if (tool.scope !== undefined) return [tool.scope];
   return [tool.actuates ? names.actuate : names.read];
 }

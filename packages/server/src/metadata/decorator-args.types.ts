@@ -47,6 +47,14 @@ export interface ToolArgsBase {
    * tool, `robot:read` (`RMK_SCOPE_READ`) for every other.
    */
   scope?: string;
+  /**
+   * This tool is the latching e-stop: calling it latches the e-stop first (on every replica sharing
+   * the task store) and cancels the running actuating tasks, then runs the body. Until a `rearm` tool
+   * is called every actuating tool answers `ESTOPPED`. Any valid token may call it.
+   */
+  estop?: boolean;
+  /** This tool releases the latched e-stop (after its body succeeds); it needs the scope `robot:rearm`. */
+  rearm?: boolean;
   /** The DTO class of the arguments; by default the type of the method's first parameter. */
   args?: DtoClass;
 }

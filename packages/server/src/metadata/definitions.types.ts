@@ -19,6 +19,8 @@ export interface ToolDefinitionBase {
   readonly actuates: boolean;
   /** The tool's own OAuth scope (`scope` of the decorator), if it names one. */
   readonly scope?: string;
+  /** `estop: true` or `rearm: true` of the decorator. */
+  readonly safety?: 'estop' | 'rearm';
   readonly methodName: string;
   /** The DTO class, or undefined for a tool without arguments. */
   readonly dto?: DtoClass;

@@ -188,7 +188,16 @@ function common(target: Target, methodName: string, args: Readonly<ToolArgsBase>
     );
   }
   const scope = args.scope !== undefined ? { scope: args.scope } : {};
+  if ((args.estop || args.rearm) && (actuates || (args.estop && args.rearm))) {
+    throw new DecorationError(
+      where,
+      'a tool marked estop or rearm neither actuates nor is both',
+      'drop actuates: true (stopping and re-arming are not actuation), and mark one tool estop and another rearm',
+    );
+  }
+  const safety = args.estop ? { safety: 'estop' as const } : args.rearm ? { safety: 'rearm' as const } : {};
   return {
+    ...safety,
     name,
     description: args.description,
     title: args.title,

@@ -181,6 +181,7 @@ function listing(definition: ToolDefinition, inputSchema: JsonSchema) {
     origin: definition.kit ? ('kit' as const) : ('decorated' as const),
     actuates: definition.actuates,
     ...(definition.scope !== undefined ? { scope: definition.scope } : {}),
+    ...(definition.safety ? { safety: definition.safety } : {}),
   };
 }
 

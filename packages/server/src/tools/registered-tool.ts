@@ -50,6 +50,8 @@ export interface RegisteredTool {
    * e-stop); undefined: the default of its kind (`requiredScopesOf`).
    */
   readonly scope?: string | null;
+  /** The latching e-stop or the tool that re-arms it (`estop`, `rearm` of the decorator). */
+  readonly safety?: 'estop' | 'rearm';
   /** Listed as the tool's `execution` in tools/list (e.g. `{ taskSupport: 'optional' }`). */
   readonly execution?: ToolExecution;
   call(args: unknown, call: ToolCall): Promise<CallToolResult>;

@@ -38,6 +38,18 @@ class ScopedServer {
     return 'blinked';
   }
 
+  @Tool({ description: 'Stop now (latches)', estop: true })
+  stop(): string {
+    this.calls.push('stop');
+    return 'stopped';
+  }
+
+  @Tool({ description: 'Re-arm after a stop', rearm: true })
+  rearm(): string {
+    this.calls.push('rearm');
+    return 'armed';
+  }
+
   @Tool({ description: 'Open the gripper', actuates: true, scope: 'robot:gripper' })
   openGripper(): string {
     this.calls.push('open_gripper');
@@ -157,6 +169,22 @@ describe('JWT access tokens of an issuer (RMK_AUTH_ISSUER), scopes per tool', ()
     const blinked = (await driver.callTool({ name: 'blink', arguments: {} })) as CallToolResult;
     expect(blinked.content).toEqual([{ type: 'text', text: 'blinked' }]);
     expect(instance.calls).toEqual(['get_pose', 'blink']);
+  });
+
+  it('lets any valid token latch the e-stop; re-arming needs robot:rearm', async () => {
+    const { url, instance } = await listen();
+    const nobody = await connect(url, await as.token(RESOURCE, []));
+    expect((await nobody.callTool({ name: 'stop', arguments: {} })).isError).toBeFalsy();
+    const actuator = await connect(url, await as.token(RESOURCE, ['robot:read', 'robot:actuate']));
+    const refused = (await actuator.callTool({ name: 'blink', arguments: {} })) as CallToolResult;
+    expect(refused.structuredContent).toMatchObject({ error_code: 'ESTOPPED' });
+    await expect(actuator.callTool({ name: 'rearm', arguments: {} })).rejects.toThrow(
+      /needs the scope robot:rearm.*insufficient_scope/,
+    );
+    const operator = await connect(url, await as.token(RESOURCE, ['robot:rearm']));
+    expect((await operator.callTool({ name: 'rearm', arguments: {} })).isError).toBeFalsy();
+    expect((await actuator.callTool({ name: 'blink', arguments: {} })).isError).toBeFalsy();
+    expect(instance.calls).toEqual(['stop', 'rearm', 'blink']);
   });
 
   it('refuses a token for another resource (aud), an expired one, one of another issuer, a bad signature', async () => {
