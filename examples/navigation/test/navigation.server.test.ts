@@ -44,6 +44,7 @@ describe('navigation tools/list', () => {
         'get_pose',
         'get_map',
         'stop',
+        'rearm',
         'set_door',
         'get_task',
         'cancel_task',
@@ -264,6 +265,11 @@ describe('navigate_to', () => {
       stopped: false,
       pose: { x: 0, y: 0, zone: 'dock', moving: false, goal: null, task_id: null },
     });
+    // the stop latched: no drive starts until rearm
+    const refused = await harness.call('navigate_to', { goal: 'kitchen' });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toMatchObject({ error_code: 'ESTOPPED' });
+    expect(await harness.json('rearm')).toEqual({ armed: true });
     const info = await navigate(harness, { goal: 'kitchen' });
     await harness.advance(3000);
     const stopped = await harness.json('stop');
@@ -281,6 +287,7 @@ describe('navigate_to', () => {
     expect(await harness.json('get_pose')).toMatchObject({ x: 6, y: 0, moving: false });
 
     // From the middle of a passage the robot drives on to the waypoint that makes the trip shortest.
+    await harness.json('rearm');
     const resumed = await navigate(harness, { goal: 'kitchen' });
     await harness.advance(30_000);
     expect(harness.events(resumed.task_id).at(-1)!.payload).toMatchObject({

@@ -81,7 +81,7 @@ function guarded(tool: RegisteredTool, { state }: Latching): RegisteredTool {
   };
 }
 
-/** The e-stop tool: latches first (every replica), cancels this replica's actuating tasks, then runs its body. */
+/** The e-stop tool: latches first (every replica), runs its body, then cancels this replica's actuating tasks still running. */
 function latching(
   tool: RegisteredTool,
   actuating: ReadonlySet<string>,
@@ -91,8 +91,11 @@ function latching(
     ...tool,
     async call(args, call) {
       await state.set(true, ctx.owners.ofSession(call.session.id));
-      await cancelActuating(ctx, actuating, ctx.logger);
-      return tool.call(args, call);
+      try {
+        return await tool.call(args, call);
+      } finally {
+        await cancelActuating(ctx, actuating, ctx.logger); // whatever its body left running
+      }
     },
   };
 }
@@ -122,7 +125,7 @@ async function cancelActuating(
 
 /**
  * The latching e-stop: a tool marked `estop: true` latches it (any valid token may call it; it needs
- * no confirmation), and until a tool marked `rearm: true` releases it every actuating tool answers
+ * no confirmation), then runs its body, then cancels this replica's actuating tasks still running; and until a tool marked `rearm: true` releases it every actuating tool answers
  * `ESTOPPED` and starts nothing, on every replica sharing the task store.
  */
 export function estopFeature(_options: object = {}): Feature {
