@@ -53,6 +53,14 @@ export interface ToolArgsBase {
    * is called every actuating tool answers `ESTOPPED`. Any valid token may call it.
    */
   estop?: boolean;
+  /**
+   * Ask a human before this tool starts anything: `true`, or a message template whose `{field}`s
+   * are filled from the arguments (e.g. `'Open door {door}?'`). On MCP 2025-11-25 the server sends
+   * `elicitation/create`; a decline, no answer within `RMK_CONFIRM_TIMEOUT_S`, or a client that cannot
+   * answer (no elicitation capability, the 2026-07-28 leg) starts nothing. tools/list marks the
+   * tool with `_meta["io.robot-mcp-kit/confirm"]: true`.
+   */
+  confirm?: boolean | string;
   /** This tool releases the latched e-stop (after its body succeeds); it needs the scope `robot:rearm`. */
   rearm?: boolean;
   /** The DTO class of the arguments; by default the type of the method's first parameter. */

@@ -21,6 +21,8 @@ export interface ToolDefinitionBase {
   readonly scope?: string;
   /** `estop: true` or `rearm: true` of the decorator. */
   readonly safety?: 'estop' | 'rearm';
+  /** The confirmation message template (`confirm` of the decorator; `true` becomes a default). */
+  readonly confirm?: string;
   readonly methodName: string;
   /** The DTO class, or undefined for a tool without arguments. */
   readonly dto?: DtoClass;

@@ -196,8 +196,29 @@ function common(target: Target, methodName: string, args: Readonly<ToolArgsBase>
     );
   }
   const safety = args.estop ? { safety: 'estop' as const } : args.rearm ? { safety: 'rearm' as const } : {};
+  if (args.confirm !== undefined && typeof args.confirm !== 'boolean' && typeof args.confirm !== 'string') {
+    throw new DecorationError(
+      where,
+      'confirm is neither a boolean nor a message',
+      "use confirm: true or confirm: 'Open door {door}?'",
+    );
+  }
+  if (args.confirm !== undefined && args.estop) {
+    throw new DecorationError(
+      where,
+      'the e-stop cannot ask for confirmation',
+      'drop confirm: stopping never waits for a human',
+    );
+  }
+  const confirm =
+    args.confirm === true
+      ? { confirm: `Allow ${name} to run with {arguments}?` }
+      : typeof args.confirm === 'string'
+        ? { confirm: args.confirm }
+        : {};
   return {
     ...safety,
+    ...confirm,
     name,
     description: args.description,
     title: args.title,

@@ -182,6 +182,7 @@ function listing(definition: ToolDefinition, inputSchema: JsonSchema) {
     actuates: definition.actuates,
     ...(definition.scope !== undefined ? { scope: definition.scope } : {}),
     ...(definition.safety ? { safety: definition.safety } : {}),
+    ...(definition.confirm !== undefined ? { confirm: definition.confirm } : {}),
   };
 }
 

@@ -52,6 +52,8 @@ export interface RegisteredTool {
   readonly scope?: string | null;
   /** The latching e-stop or the tool that re-arms it (`estop`, `rearm` of the decorator). */
   readonly safety?: 'estop' | 'rearm';
+  /** A human confirms each call first: the message template (`confirm` of the decorator). */
+  readonly confirm?: string;
   /** Listed as the tool's `execution` in tools/list (e.g. `{ taskSupport: 'optional' }`). */
   readonly execution?: ToolExecution;
   call(args: unknown, call: ToolCall): Promise<CallToolResult>;

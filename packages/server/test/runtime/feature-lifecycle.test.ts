@@ -96,6 +96,7 @@ describe('features have a lifecycle', () => {
       'task-resources',
       'session-cleanup',
       'tool-policy',
+      'confirm',
       'estop',
       'native-tasks',
     ]);
