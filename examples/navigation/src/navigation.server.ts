@@ -119,6 +119,7 @@ export class NavigationServer {
       'Simulation control: open or close a door of the simulated site. A closed door on the route makes ' +
       'navigate_to fail with DOOR_CLOSED.',
     args: SetDoorArgs,
+    confirm: 'Set door {door} to open={open}?',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   })
   setDoor(args: SetDoorArgs): { door: string; state: 'open' | 'closed' } {
