@@ -17,8 +17,8 @@ const BUILTIN_FEATURES = [
   taskResourcesFeature,
   sessionCleanupFeature,
   toolPolicyFeature,
+  estopFeature, // wraps first: the latch is checked after the human's answer, right before the start
   confirmFeature,
-  estopFeature,
   nativeTasksFeatureFrom,
 ] as const;
 

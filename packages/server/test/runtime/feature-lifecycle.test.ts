@@ -96,8 +96,8 @@ describe('features have a lifecycle', () => {
       'task-resources',
       'session-cleanup',
       'tool-policy',
-      'confirm',
       'estop',
+      'confirm',
       'native-tasks',
     ]);
     expect(() => open({ features: builtinFeatures({ eventBuffer: 0 }) })).toThrow(

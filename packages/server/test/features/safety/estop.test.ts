@@ -20,6 +20,12 @@ class LatchedServer {
     return 'blinked';
   }
 
+  @Tool({ description: 'Open the door', actuates: true, confirm: 'Open the door?', args: NoArgs })
+  openDoor(): string {
+    this.ran.push('open_door');
+    return 'opened';
+  }
+
   @Tool({ description: 'Where the robot is', annotations: { readOnlyHint: true }, args: NoArgs })
   getPose(): string {
     return 'x=0';
@@ -65,6 +71,23 @@ describe('the latching e-stop (estop: true, rearm: true) in one process', () => 
 
     expect((await client.call('rearm')).isError).toBeFalsy();
     expect((await client.call('blink')).content).toEqual([{ type: 'text', text: 'blinked' }]);
+  });
+
+  it('checks the latch after the human confirmed: an e-stop pressed while the human decides wins', async () => {
+    const instance = new LatchedServer();
+    const press: { stop?: () => Promise<unknown> } = {};
+    client = await connectTestClient(LatchedServer, {
+      instance,
+      elicit: async () => {
+        await press.stop?.(); // someone presses the e-stop while the question is open
+        return { action: 'accept' };
+      },
+    });
+    const c = client;
+    press.stop = () => c.call('stop');
+    const refused = await client.call('open_door');
+    expect(refused.structuredContent).toMatchObject({ error_code: 'ESTOPPED' });
+    expect(instance.ran).toEqual(['stop']);
   });
 
   it('refuses an e-stop or re-arm tool that also actuates, at decoration', async () => {
