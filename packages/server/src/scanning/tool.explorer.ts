@@ -180,6 +180,22 @@ function common(target: Target, methodName: string, args: Readonly<ToolArgsBase>
     ...(actuates ? { readOnlyHint: false, destructiveHint: true } : {}),
     ...args.annotations,
   });
+  const { scope, safety, confirm } = who(where, name, args, actuates);
+  return {
+    ...safety,
+    ...confirm,
+    name,
+    description: args.description,
+    title: args.title,
+    annotations,
+    actuates,
+    ...scope,
+    methodName,
+  };
+}
+
+/** Who may call the tool and how: its OAuth scope, e-stop/re-arm role and confirmation message. */
+function who(where: string, name: string, args: Readonly<ToolArgsBase>, actuates: boolean) {
   if (args.scope !== undefined && !isScopeName(args.scope)) {
     throw new DecorationError(
       where,
@@ -216,17 +232,7 @@ function common(target: Target, methodName: string, args: Readonly<ToolArgsBase>
       : typeof args.confirm === 'string'
         ? { confirm: args.confirm }
         : {};
-  return {
-    ...safety,
-    ...confirm,
-    name,
-    description: args.description,
-    title: args.title,
-    annotations,
-    actuates,
-    ...scope,
-    methodName,
-  };
+  return { scope, safety, confirm };
 }
 
 /** The DTO class of a tool's arguments; undefined for {@link NoArgs}. */
