@@ -1,5 +1,5 @@
 import { ManualClock, type TaskEvent } from '@robot-mcp-kit/core';
-import { type BootstrapOptions, type CapabilityServerClass } from '@robot-mcp-kit/server';
+import { type CapabilityServerClass } from '@robot-mcp-kit/server';
 import { connectTestClient, type TestClient } from '@robot-mcp-kit/server/testing';
 
 export { textOf } from '@robot-mcp-kit/server/testing';
@@ -14,7 +14,7 @@ export interface Harness extends TestClient {
 
 export async function connect<T extends object>(
   ServerClass: CapabilityServerClass<T>,
-  options: BootstrapOptions<T> = {},
+  options: Parameters<typeof connectTestClient<T>>[1] = {},
 ): Promise<Harness> {
   const clock = new ManualClock();
   return Object.assign(await connectTestClient(ServerClass, { clock, ...options }), { clock });

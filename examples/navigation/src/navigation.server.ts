@@ -25,7 +25,7 @@ import { SiteMap } from './site-map.js';
   instructions:
     'navigate_to starts a drive and returns its task_id at once; progress, triggers ' +
     '({"type": "eta_below", "seconds": N}, {"type": "zone_entered", "zone": "kitchen"}) and the outcome ' +
-    'arrive as events. Follow a drive with get_task, stop it with stop or cancel_task. get_map lists the goals.',
+    'arrive as events. Follow a drive with get_task, stop it with stop (it latches: call rearm before the next drive) or cancel_task. get_map lists the goals.',
 })
 export class NavigationServer {
   readonly robot: SimulatedRobot;
@@ -70,11 +70,14 @@ export class NavigationServer {
 
   @Tool({
     description:
-      'Stop the robot now. Cancels the running navigation (its task ends cancelled) and returns ' +
-      '{stopped, task_id, goal, pose}; {stopped: false} when the robot was not moving.',
-    actuates: true,
+      'Stop the robot now and latch the e-stop: cancels the running navigation (its task ends cancelled) ' +
+      'and returns {stopped, task_id, goal, pose}; {stopped: false} when the robot was not moving. Until ' +
+      'rearm is called, navigate_to is refused with ESTOPPED.',
+    estop: true,
     annotations: {
       title: 'Stop the robot',
+      readOnlyHint: false,
+      destructiveHint: true,
       idempotentHint: true,
       openWorldHint: true,
     },
@@ -96,9 +99,27 @@ export class NavigationServer {
 
   @Tool({
     description:
+      'Release the e-stop latched by stop, once the robot is safe to move again: navigate_to is accepted ' +
+      'again. Needs the robot:rearm scope when the server checks scopes.',
+    rearm: true,
+    annotations: {
+      title: 'Re-arm after a stop',
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: true,
+    },
+  })
+  rearm(): { armed: true } {
+    return { armed: true };
+  }
+
+  @Tool({
+    description:
       'Simulation control: open or close a door of the simulated site. A closed door on the route makes ' +
       'navigate_to fail with DOOR_CLOSED.',
     args: SetDoorArgs,
+    confirm: 'Set door {door} to open={open}?',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   })
   setDoor(args: SetDoorArgs): { door: string; state: 'open' | 'closed' } {

@@ -16,8 +16,20 @@ afterEach(async () => {
   h = undefined;
 });
 
+/** The human behind the test client: says yes to every confirmation unless told otherwise. */
+let answer: 'accept' | 'decline' = 'accept';
+const asked: string[] = [];
+
 async function start(config: NavigationConfig = CONFIG): Promise<Harness> {
-  h = await connect(NavigationServer, { instance: new NavigationServer(config) });
+  answer = 'accept';
+  asked.length = 0;
+  h = await connect(NavigationServer, {
+    instance: new NavigationServer(config),
+    elicit: (params) => {
+      asked.push(params.message);
+      return { action: answer };
+    },
+  });
   return h;
 }
 
@@ -44,6 +56,7 @@ describe('navigation tools/list', () => {
         'get_pose',
         'get_map',
         'stop',
+        'rearm',
         'set_door',
         'get_task',
         'cancel_task',
@@ -66,6 +79,7 @@ describe('navigation tools/list', () => {
     expect(byName.get('get_pose')!.annotations).toMatchObject({ readOnlyHint: true });
     expect(byName.get('get_map')!.annotations).toMatchObject({ readOnlyHint: true });
     expect(byName.get('stop')!.annotations).toMatchObject({ destructiveHint: true });
+    expect(byName.get('set_door')!._meta).toEqual({ 'io.robot-mcp-kit/confirm': true });
     expect(byName.get('set_door')!.annotations).toMatchObject({
       destructiveHint: false,
       idempotentHint: true,
@@ -223,10 +237,16 @@ describe('navigate_to', () => {
     expect(String(events.at(-1)!.payload.message)).toContain('lab_door');
     expect(await harness.json('get_pose')).toMatchObject({ x: 25, y: 0, zone: 'corridor', moving: false });
 
+    answer = 'decline'; // the human says no: the door stays closed
+    const declined = await harness.call('set_door', { door: 'lab_door', open: true });
+    expect(declined.structuredContent).toMatchObject({ error_code: 'NOT_CONFIRMED' });
+    expect((await harness.json<{ doors: Record<string, string> }>('get_map')).doors.lab_door).toBe('closed');
+    answer = 'accept';
     expect(await harness.json('set_door', { door: 'lab_door', open: true })).toEqual({
       door: 'lab_door',
       state: 'open',
     });
+    expect(asked).toEqual(['Set door lab_door to open=true?', 'Set door lab_door to open=true?']);
     const retry = await navigate(harness, { goal: 'lab', triggers: [{ type: 'zone_entered', zone: 'lab' }] });
     await harness.advance(10_000);
     const after = harness.events(retry.task_id);
@@ -264,6 +284,11 @@ describe('navigate_to', () => {
       stopped: false,
       pose: { x: 0, y: 0, zone: 'dock', moving: false, goal: null, task_id: null },
     });
+    // the stop latched: no drive starts until rearm
+    const refused = await harness.call('navigate_to', { goal: 'kitchen' });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toMatchObject({ error_code: 'ESTOPPED' });
+    expect(await harness.json('rearm')).toEqual({ armed: true });
     const info = await navigate(harness, { goal: 'kitchen' });
     await harness.advance(3000);
     const stopped = await harness.json('stop');
@@ -281,6 +306,7 @@ describe('navigate_to', () => {
     expect(await harness.json('get_pose')).toMatchObject({ x: 6, y: 0, moving: false });
 
     // From the middle of a passage the robot drives on to the waypoint that makes the trip shortest.
+    await harness.json('rearm');
     const resumed = await navigate(harness, { goal: 'kitchen' });
     await harness.advance(30_000);
     expect(harness.events(resumed.task_id).at(-1)!.payload).toMatchObject({

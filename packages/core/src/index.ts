@@ -160,6 +160,7 @@ export type { CancelAllOptions, TaskControl, TaskListFilter } from './tasks/task
 export type { TaskManagerOptions } from './tasks/task-manager.options.js';
 export { ANONYMOUS_SCOPE, REPLICA_FENCED, REPLICA_LOST } from './tasks/task-store.port.js';
 export type {
+  EstopLatch,
   TaskStore,
   StoredTask,
   LostTaskListener,

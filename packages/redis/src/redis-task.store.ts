@@ -2,6 +2,7 @@ import {
   type CancelRequestListener,
   REPLICA_FENCED,
   RobotMcpKitError,
+  type EstopLatch,
   type LostTaskListener,
   type StoredTask,
   type TaskStore,
@@ -320,6 +321,24 @@ export class RedisTaskStore implements TaskStore {
   private async readRaw(taskId: string): Promise<StoredTask | undefined> {
     const value = await this.round('read a task', () => this.client.get(this.keys.task(taskId)));
     return value === null ? undefined : this.opened(taskId, value);
+  }
+
+  /** The e-stop latch; a value without a valid MAC reads as latched (logged), never as released. */
+  async readEstop(): Promise<EstopLatch | undefined> {
+    const key = this.keys.estop();
+    const value = await this.client.get(key);
+    if (value === null) return undefined;
+    const opened = this.options.mac.openRecord(key, value);
+    if ('json' in opened) return JSON.parse(opened.json) as EstopLatch;
+    this.refused('estop', opened.refused);
+    return { latched: true, by: 'unauthenticated-record', at: new Date().toISOString() };
+  }
+
+  /** Sets or releases the e-stop latch, sealed with the store MAC. */
+  async writeEstop(latch: EstopLatch): Promise<void> {
+    const key = this.keys.estop();
+    const json = JSON.stringify({ latched: latch.latched, by: latch.by, at: latch.at });
+    await this.client.set(key, this.options.mac.sealRecord(key, json));
   }
 
   /**

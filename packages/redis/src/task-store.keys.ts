@@ -49,6 +49,11 @@ export class TaskStoreKeys {
     return `${this.prefix}lost:${taskId}`;
   }
 
+  /** STRING: the e-stop latch of every replica (`EstopLatch` JSON, MAC'd like task records). */
+  estop(): string {
+    return `${this.prefix}estop`;
+  }
+
   /** STRING with expiry: the task id another name (a SEP-2663 handle) stands for. */
   alias(alias: string): string {
     return `${this.prefix}alias:${alias}`;

@@ -27,6 +27,15 @@ export interface StoredTask {
 /** Called with a task of a lost replica, on exactly one surviving replica, after it was marked failed. */
 export type LostTaskListener = (failed: StoredTask) => void | Promise<void>;
 
+/** The e-stop latch as the replicas share it: latched (by whom, when) or released. */
+export interface EstopLatch {
+  readonly latched: boolean;
+  /** The principal that latched or released it (`anonymous` without authentication). */
+  readonly by: string;
+  /** When, as an ISO 8601 time. */
+  readonly at: string;
+}
+
 /** Called when another replica asks this one to cancel a task it owns. */
 export type CancelRequestListener = (taskId: string) => void;
 
@@ -92,6 +101,14 @@ export interface TaskStore {
    * lease epoch and the epoch it holds; undefined before its lease was taken.
    */
   fencingToken?(): { key: string; epoch: string } | undefined;
+  /**
+   * The e-stop latch every replica reads before an actuating tool starts (undefined: never set, i.e.
+   * released). A store without it leaves the latch to each process. A record the store cannot
+   * authenticate reads as latched: a forged latch never releases the robot.
+   */
+  readEstop?(): Promise<EstopLatch | undefined>;
+  /** Sets or releases the e-stop latch for every replica. */
+  writeEstop?(latch: EstopLatch): Promise<void>;
   /** Stops leases and subscriptions and releases the connection. Idempotent. */
   close(): Promise<void>;
 }

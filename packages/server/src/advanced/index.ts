@@ -83,4 +83,11 @@ export type { HostOriginRules } from '../transports/host-origin.guard.js';
 export { BoundedEventStore } from '../transports/bounded-event.store.js';
 export type { AuthOptions } from '../auth/auth.options.js';
 export { StaticTokenVerifier } from '../auth/static-token.verifier.js';
+export { JwtAccessTokenVerifier, type JwtVerifierSettings } from '../auth/jwt-access-token.verifier.js';
+export {
+  DEFAULT_TOOL_SCOPES,
+  requiredScopesOf,
+  type ScopedTool,
+  type ToolScopeNames,
+} from '../auth/tool-scopes.js';
 export type { TaskOwner, TaskOwners } from '../auth/task-owners.js';

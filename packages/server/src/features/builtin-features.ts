@@ -2,6 +2,8 @@ import { type Feature } from '../runtime/feature.types.js';
 import { eventFeedFeature } from './event-feed/event-feed.feature.js';
 import { nativeTasksFeatureFrom } from './native-tasks/native-tasks.feature.js';
 import { taskResourcesFeature } from './resources/task-resources.feature.js';
+import { confirmFeature } from './safety/confirm.feature.js';
+import { estopFeature } from './safety/estop.feature.js';
 import { toolPolicyFeature } from './safety/tool-policy.feature.js';
 import { sessionCleanupFeature } from './session-cleanup/session-cleanup.feature.js';
 
@@ -15,6 +17,8 @@ const BUILTIN_FEATURES = [
   taskResourcesFeature,
   sessionCleanupFeature,
   toolPolicyFeature,
+  estopFeature, // wraps first: the latch is checked after the human's answer, right before the start
+  confirmFeature,
   nativeTasksFeatureFrom,
 ] as const;
 

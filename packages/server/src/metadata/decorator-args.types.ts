@@ -41,6 +41,28 @@ export interface ToolArgsBase {
    * `destructiveHint: true` and are hidden in read-only mode.
    */
   actuates?: boolean;
+  /**
+   * The OAuth scope a token needs to call this tool, when the server checks scopes per tool
+   * (`RMK_AUTH_ISSUER`, `auth.scopes`). Default: `robot:actuate` (`RMK_SCOPE_ACTUATE`) for an actuating
+   * tool, `robot:read` (`RMK_SCOPE_READ`) for every other.
+   */
+  scope?: string;
+  /**
+   * This tool is the latching e-stop: calling it latches the e-stop first (on every replica sharing
+   * the task store) and cancels the running actuating tasks, then runs the body. Until a `rearm` tool
+   * is called every actuating tool answers `ESTOPPED`. Any valid token may call it.
+   */
+  estop?: boolean;
+  /**
+   * Ask a human before this tool starts anything: `true`, or a message template whose `{field}`s
+   * are filled from the arguments (e.g. `'Open door {door}?'`). On MCP 2025-11-25 the server sends
+   * `elicitation/create`; a decline, no answer within `RMK_CONFIRM_TIMEOUT_S`, or a client that cannot
+   * answer (no elicitation capability, the 2026-07-28 leg) starts nothing. tools/list marks the
+   * tool with `_meta["io.robot-mcp-kit/confirm"]: true`.
+   */
+  confirm?: boolean | string;
+  /** This tool releases the latched e-stop (after its body succeeds); it needs the scope `robot:rearm`. */
+  rearm?: boolean;
   /** The DTO class of the arguments; by default the type of the method's first parameter. */
   args?: DtoClass;
 }

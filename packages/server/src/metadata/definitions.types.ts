@@ -17,6 +17,12 @@ export interface ToolDefinitionBase {
   /** Resolved annotations: defaults applied (actuating → destructiveHint). */
   readonly annotations: Readonly<ToolAnnotationsArgs>;
   readonly actuates: boolean;
+  /** The tool's own OAuth scope (`scope` of the decorator), if it names one. */
+  readonly scope?: string;
+  /** `estop: true` or `rearm: true` of the decorator. */
+  readonly safety?: 'estop' | 'rearm';
+  /** The confirmation message template (`confirm` of the decorator; `true` becomes a default). */
+  readonly confirm?: string;
   readonly methodName: string;
   /** The DTO class, or undefined for a tool without arguments. */
   readonly dto?: DtoClass;

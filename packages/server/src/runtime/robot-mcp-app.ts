@@ -210,6 +210,7 @@ export class RobotMcpApp {
         clock: this.clock,
         security: this.http,
         owners: this.owners,
+        toolOf: (name) => this.registry.get(name),
         ...(modern ? { modern: modern.factory, modernBus: modern.bus } : {}),
       },
     );

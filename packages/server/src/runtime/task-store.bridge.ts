@@ -67,6 +67,11 @@ export class TaskStoreBridge {
 
   constructor(private readonly parts: TaskStoreBridgeParts) {}
 
+  /** The shared store once connected (the features that keep state of their own in it read it here). */
+  get shared(): TaskStore | undefined {
+    return this.store;
+  }
+
   /** Whether the store is connected (after the app listened). */
   get active(): boolean {
     return this.store !== undefined;

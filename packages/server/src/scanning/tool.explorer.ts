@@ -1,3 +1,4 @@
+import { isScopeName } from '../auth/tool-scopes.js';
 import {
   isMcpToolName,
   isReservedToolName,
@@ -179,7 +180,59 @@ function common(target: Target, methodName: string, args: Readonly<ToolArgsBase>
     ...(actuates ? { readOnlyHint: false, destructiveHint: true } : {}),
     ...args.annotations,
   });
-  return { name, description: args.description, title: args.title, annotations, actuates, methodName };
+  const { scope, safety, confirm } = who(where, name, args, actuates);
+  return {
+    ...safety,
+    ...confirm,
+    name,
+    description: args.description,
+    title: args.title,
+    annotations,
+    actuates,
+    ...scope,
+    methodName,
+  };
+}
+
+/** Who may call the tool and how: its OAuth scope, e-stop/re-arm role and confirmation message. */
+function who(where: string, name: string, args: Readonly<ToolArgsBase>, actuates: boolean) {
+  if (args.scope !== undefined && !isScopeName(args.scope)) {
+    throw new DecorationError(
+      where,
+      `scope ${JSON.stringify(args.scope)} is not an OAuth scope name`,
+      "use printable ASCII without spaces, quotes or backslashes, e.g. scope: 'robot:drive'",
+    );
+  }
+  const scope = args.scope !== undefined ? { scope: args.scope } : {};
+  if ((args.estop || args.rearm) && (actuates || (args.estop && args.rearm))) {
+    throw new DecorationError(
+      where,
+      'a tool marked estop or rearm neither actuates nor is both',
+      'drop actuates: true (stopping and re-arming are not actuation), and mark one tool estop and another rearm',
+    );
+  }
+  const safety = args.estop ? { safety: 'estop' as const } : args.rearm ? { safety: 'rearm' as const } : {};
+  if (args.confirm !== undefined && typeof args.confirm !== 'boolean' && typeof args.confirm !== 'string') {
+    throw new DecorationError(
+      where,
+      'confirm is neither a boolean nor a message',
+      "use confirm: true or confirm: 'Open door {door}?'",
+    );
+  }
+  if (args.confirm !== undefined && args.estop) {
+    throw new DecorationError(
+      where,
+      'the e-stop cannot ask for confirmation',
+      'drop confirm: stopping never waits for a human',
+    );
+  }
+  const confirm =
+    args.confirm === true
+      ? { confirm: `Allow ${name} to run with {arguments}?` }
+      : typeof args.confirm === 'string'
+        ? { confirm: args.confirm }
+        : {};
+  return { scope, safety, confirm };
 }
 
 /** The DTO class of a tool's arguments; undefined for {@link NoArgs}. */

@@ -1,6 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  type ElicitRequest,
+  ElicitRequestSchema,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import {
   ConfigError,
   InMemoryEventTransport,
@@ -44,8 +49,12 @@ export interface TestClient {
  */
 export async function connectTestClient<T extends object>(
   ServerClass: CapabilityServerClass<T>,
-  options: BootstrapOptions<T> = {},
+  testOptions: BootstrapOptions<T> & {
+    /** Answers the server's `elicitation/create` (the client then declares the capability). */
+    elicit?: (params: ElicitRequest['params']) => ElicitResult | Promise<ElicitResult>;
+  } = {},
 ): Promise<TestClient> {
+  const { elicit, ...options } = testOptions;
   const transport =
     options.eventTransport instanceof InMemoryEventTransport
       ? options.eventTransport
@@ -54,7 +63,11 @@ export async function connectTestClient<T extends object>(
   const app = bootstrap(ServerClass, { env: {}, ...options, eventTransport: transport, logger });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await app.connect(serverSide);
-  const client = new Client({ name: 'robot-mcp-kit-test', version: '1.0.0' });
+  const client = new Client(
+    { name: 'robot-mcp-kit-test', version: '1.0.0' },
+    elicit ? { capabilities: { elicitation: {} } } : {},
+  );
+  if (elicit) client.setRequestHandler(ElicitRequestSchema, (request) => elicit(request.params));
   await client.connect(clientSide);
   const call = async (name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> =>
     (await client.callTool({ name, arguments: args })) as CallToolResult;

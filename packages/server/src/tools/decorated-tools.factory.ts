@@ -178,6 +178,9 @@ function listing(definition: ToolDefinition, inputSchema: JsonSchema) {
     inputSchema,
     origin: definition.kit ? ('kit' as const) : ('decorated' as const),
     actuates: definition.actuates,
+    ...(definition.scope !== undefined ? { scope: definition.scope } : {}),
+    ...(definition.safety ? { safety: definition.safety } : {}),
+    ...(definition.confirm !== undefined ? { confirm: definition.confirm } : {}),
   };
 }
 

@@ -45,6 +45,15 @@ export interface RegisteredTool {
   readonly origin: 'decorated' | 'kit';
   readonly longRunning: boolean;
   readonly actuates: boolean;
+  /**
+   * The tool's own OAuth scope for the per-tool check; `null`: any valid token may call it (the
+   * e-stop); undefined: the default of its kind (`requiredScopesOf`).
+   */
+  readonly scope?: string | null;
+  /** The latching e-stop or the tool that re-arms it (`estop`, `rearm` of the decorator). */
+  readonly safety?: 'estop' | 'rearm';
+  /** A human confirms each call first: the message template (`confirm` of the decorator). */
+  readonly confirm?: string;
   /** Listed as the tool's `execution` in tools/list (e.g. `{ taskSupport: 'optional' }`). */
   readonly execution?: ToolExecution;
   call(args: unknown, call: ToolCall): Promise<CallToolResult>;

@@ -95,8 +95,12 @@ function listingOf(tool: RegisteredTool): Tool {
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Tool['outputSchema'] } : {}),
     annotations: tool.annotations,
     ...(tool.execution ? { execution: tool.execution } : {}),
+    ...(tool.confirm !== undefined ? { _meta: { [CONFIRM_META]: true } } : {}),
   };
 }
+
+/** The `_meta` key of tools/list that marks a tool asking a human before it starts. */
+export const CONFIRM_META = 'io.robot-mcp-kit/confirm';
 
 /** A requested tool name for an error message, cut to 100 characters (hostile input stays out). */
 function shortName(name: string): string {

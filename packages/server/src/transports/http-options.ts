@@ -1,5 +1,7 @@
 import { ConfigError, type Logger } from '@robot-mcp-kit/core';
+import { resolveAuth } from '../auth/auth.config.js';
 import { type AuthOptions } from '../auth/auth.options.js';
+import { type ToolScopeNames } from '../auth/tool-scopes.js';
 
 /** Default idle time of a streamable-HTTP session before it is closed: 30 minutes. */
 export const DEFAULT_SESSION_IDLE_S = 1800;
@@ -29,7 +31,10 @@ export interface HttpSecurityOptions {
    * single app; at least 16 characters. Variable `RMK_AUTH_TOKEN`. Ignored when `auth` is given.
    */
   authToken?: string;
-  /** A pluggable token verifier (OAuth resource server); see {@link AuthOptions}. */
+  /**
+   * OAuth resource server: JWT access tokens of an issuer, or a verifier of your own; see
+   * {@link AuthOptions}. Default from `RMK_AUTH_ISSUER` and `RMK_RESOURCE_URL`.
+   */
   auth?: AuthOptions;
   /**
    * Listen on a non-loopback address without authentication. Off by default: such a start is
@@ -55,6 +60,8 @@ export interface HttpSecurityConfig {
   readonly allowedOrigins: readonly string[];
   readonly auth: AuthOptions | undefined;
   readonly authToken: string | undefined;
+  /** The scope names of the per-tool check; undefined when tools are not checked per scope. */
+  readonly toolScopes: ToolScopeNames | undefined;
   readonly allowUnauthenticated: boolean;
   /** undefined = never reap. */
   readonly sessionIdleMs: number | undefined;
@@ -142,7 +149,7 @@ function positiveInt(name: string, raw: unknown, fallback: number): number {
 
 /**
  * Resolves the HTTP security settings: options win over `RMK_ALLOWED_HOSTS`, `RMK_ALLOWED_ORIGINS`,
- * `RMK_AUTH_TOKEN`, `RMK_ALLOW_UNAUTHENTICATED`, `RMK_SESSION_IDLE_S`, `RMK_MAX_SESSIONS`.
+ * `RMK_AUTH_TOKEN`, `RMK_AUTH_ISSUER`, `RMK_RESOURCE_URL`, `RMK_SCOPE_*`, `RMK_ALLOW_UNAUTHENTICATED`, `RMK_SESSION_IDLE_S`, `RMK_MAX_SESSIONS`.
  * @throws ConfigError naming the option or variable, with the fix
  */
 export function httpSecurityFromEnv(
@@ -151,6 +158,7 @@ export function httpSecurityFromEnv(
 ): HttpSecurityConfig {
   const hostsName = options.allowedHosts ? 'allowedHosts' : 'RMK_ALLOWED_HOSTS';
   const originsName = options.allowedOrigins ? 'allowedOrigins' : 'RMK_ALLOWED_ORIGINS';
+  const { auth, toolScopes } = resolveAuth(env, options.auth);
   const tokenName = options.authToken !== undefined ? 'authToken' : 'RMK_AUTH_TOKEN';
   const token = options.authToken ?? (env.RMK_AUTH_TOKEN?.trim() || undefined);
   if (token !== undefined && (token.length < 16 || /\s/.test(token))) {
@@ -168,8 +176,9 @@ export function httpSecurityFromEnv(
   return {
     allowedHosts: checkHosts(hostsName, options.allowedHosts ?? list(env.RMK_ALLOWED_HOSTS)),
     allowedOrigins: checkOrigins(originsName, options.allowedOrigins ?? list(env.RMK_ALLOWED_ORIGINS)),
-    auth: options.auth,
-    authToken: options.auth ? undefined : token,
+    auth,
+    authToken: auth ? undefined : token,
+    toolScopes,
     allowUnauthenticated:
       options.allowUnauthenticated ?? flag('RMK_ALLOW_UNAUTHENTICATED', env.RMK_ALLOW_UNAUTHENTICATED),
     sessionIdleMs: idle,

@@ -7,6 +7,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { type Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { type Logger } from '@robot-mcp-kit/core';
+import { type ScopeGate } from '../auth/scope-gate.js';
 import { type TaskOwners } from '../auth/task-owners.js';
 import { BoundedEventStore } from './bounded-event.store.js';
 import { type IdleSessions } from './idle-sessions.js';
@@ -37,6 +38,8 @@ export interface SessionDeps {
   readonly modern?: ModernLeg;
   /** Open 2026 `subscriptions/listen` streams: each counts against `maxSessions` like a session. */
   readonly listening: { count: number };
+  /** The per-tool scope check of every POSTed body, before MCP sees it. */
+  readonly gate?: ScopeGate;
 }
 
 /**
@@ -112,12 +115,13 @@ export function streamableHandler(deps: SessionDeps): Handler {
       deps.idle.begin(sessionId, res);
       if (req.method !== 'POST') return serveWebTransport(existing, req, res);
       const posted = await readJson(req, res);
-      return posted === undefined ? undefined : serveWebTransport(existing, req, res, posted);
+      if (posted === undefined || deps.gate?.refused(req, res, posted)) return;
+      return serveWebTransport(existing, req, res, posted);
     }
     if (req.method !== 'POST')
       return sendJson(res, 400, rpcError(-32000, 'Bad Request: no valid session id; send initialize first'));
     const body = await readJson(req, res);
-    if (body === undefined) return;
+    if (body === undefined || deps.gate?.refused(req, res, body)) return;
     if (deps.modern && (await deps.modern.claims(req, body)))
       return serveModern(deps, deps.modern, pending, req, res, body);
     if (!isInitializeRequest(body)) {
@@ -172,7 +176,10 @@ export function sseHandler(deps: SessionDeps): Handler {
       const id = new URL(req.url ?? '/', 'http://localhost').searchParams.get('sessionId') ?? '';
       const transport = sessionFor<SSEServerTransport>(deps, id, req);
       if (!transport) return sendJson(res, 404, { error: 'unknown_session', hint: 'open GET /sse first' });
-      return transport.handlePostMessage(req, res);
+      if (!deps.gate) return transport.handlePostMessage(req, res);
+      const body = await readJson(req, res);
+      if (body === undefined || deps.gate.refused(req, res, body)) return;
+      return transport.handlePostMessage(req, res, body);
     }
     return sendJson(res, 404, {
       error: 'not_found',

@@ -6,7 +6,9 @@ import { type WebStandardStreamableHTTPServerTransport } from '@modelcontextprot
 import { type McpServerFactory, type ServerEventBus } from '@modelcontextprotocol/server';
 import { type Clock, type Logger, systemClock } from '@robot-mcp-kit/core';
 import { type AuthMiddleware, authMiddleware } from '../auth/bearer-auth.middleware.js';
+import { scopeGate } from '../auth/scope-gate.js';
 import { TaskOwners } from '../auth/task-owners.js';
+import { type ScopedTool } from '../auth/tool-scopes.js';
 import { type TransportConfig } from '../runtime/server-config.js';
 import { EVENT_STORE_MAX_BYTES, EVENT_STORE_MAX_EVENTS } from './bounded-event.store.js';
 import { corsPolicy } from './cors.policy.js';
@@ -61,6 +63,8 @@ export interface HttpListenerOptions extends HttpSecurityOptions {
   modern?: McpServerFactory;
   /** The change-event bus of the 2026 leg's `subscriptions/listen` streams (default: its own). */
   modernBus?: ServerEventBus;
+  /** The tools by name, for the per-tool scope check (with `auth.issuer` or `auth.scopes`). */
+  toolOf?: (name: string) => ScopedTool | undefined;
   /** Environment for the defaults (default `process.env`). */
   env?: NodeJS.ProcessEnv;
   clock?: Clock;
@@ -111,7 +115,11 @@ export async function listenHttp(
 ): Promise<HttpListener> {
   const security = options.security ?? httpSecurityFromEnv(options.env ?? process.env, options);
   checkExposure(config.host, security, logger);
-  const auth = authMiddleware(security, logger);
+  const auth = await authMiddleware(security, logger, options.clock);
+  const gate =
+    security.toolScopes && options.toolOf
+      ? scopeGate(security.toolScopes, options.toolOf, logger, auth?.resourceMetadataUrl)
+      : undefined;
   const sessions = new Map<string, WebStandardStreamableHTTPServerTransport | SSEServerTransport>();
   const idle = idleReaper(sessions, security.sessionIdleMs, options.clock ?? systemClock, logger);
   const modern: ModernLeg | undefined =
@@ -120,6 +128,7 @@ export async function listenHttp(
       : undefined;
   const deps: SessionDeps = {
     ...(modern ? { modern } : {}),
+    ...(gate ? { gate } : {}),
     sessions,
     open,
     logger,
@@ -145,6 +154,7 @@ export async function listenHttp(
     transport: config.kind,
     url,
     auth: auth?.mode ?? 'none',
+    tool_scopes: gate ? security.toolScopes : null,
     max_sessions: security.maxSessions,
     session_idle_ms: security.sessionIdleMs ?? null,
     mcp_2026_07_28: modern !== undefined,

@@ -91,7 +91,15 @@ describe('features have a lifecycle', () => {
 
   it('builtinFeatures(options) configures each feature from typed options, checked at setup', () => {
     const names = builtinFeatures({ readOnly: true }).map((f) => f.name);
-    expect(names).toEqual(['event-feed', 'task-resources', 'session-cleanup', 'tool-policy', 'native-tasks']);
+    expect(names).toEqual([
+      'event-feed',
+      'task-resources',
+      'session-cleanup',
+      'tool-policy',
+      'estop',
+      'confirm',
+      'native-tasks',
+    ]);
     expect(() => open({ features: builtinFeatures({ eventBuffer: 0 }) })).toThrow(
       /^eventBuffer: 0 is not valid/,
     );

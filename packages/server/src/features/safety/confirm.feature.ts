@@ -1,0 +1,132 @@
+import { ElicitResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ConfigError, RobotMcpKitError } from '@robot-mcp-kit/core';
+import { scopeOf } from '../../auth/task-owners.js';
+import { type Feature, type FeatureContext } from '../../runtime/feature.types.js';
+import { type RegisteredTool, type ToolCall } from '../../tools/registered-tool.js';
+import { toolErrorResult } from '../../tools/tool-results.js';
+
+/** Default wait for a human's answer: 120 s. */
+export const DEFAULT_CONFIRM_TIMEOUT_S = 120;
+
+/** Options of the confirmation feature. */
+export interface ConfirmFeatureOptions {
+  /** How long to wait for the human's answer, in ms (variable `RMK_CONFIRM_TIMEOUT_S`, seconds; default 120). */
+  confirmTimeoutMs?: number;
+}
+
+/** A tool that needs a human's yes did not get it: nothing started. */
+export class NotConfirmedError extends RobotMcpKitError {
+  constructor(tool: string, why: string) {
+    super('NOT_CONFIRMED', `NOT_CONFIRMED: ${tool} was not started: ${why}`);
+  }
+}
+
+function timeoutMs(env: NodeJS.ProcessEnv, options: ConfirmFeatureOptions): number {
+  if (options.confirmTimeoutMs !== undefined) return options.confirmTimeoutMs;
+  const raw = env.RMK_CONFIRM_TIMEOUT_S?.trim();
+  if (!raw) return DEFAULT_CONFIRM_TIMEOUT_S * 1000;
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
+    throw new ConfigError(
+      'RMK_CONFIRM_TIMEOUT_S',
+      `"${raw}" is not valid; use seconds from 1 to 3600 (default ${DEFAULT_CONFIRM_TIMEOUT_S})`,
+    );
+  }
+  return Math.round(seconds * 1000);
+}
+
+/** The message with each `{field}` replaced by that argument (`{arguments}`: all of them, as JSON). */
+export function confirmMessage(template: string, args: unknown): string {
+  const fields = typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {};
+  return template.replace(/\{([A-Za-z0-9_]+)\}/g, (whole, key: string) => {
+    if (key === 'arguments') return JSON.stringify(fields);
+    return key in fields ? String(JSON.stringify(fields[key])).replace(/^"|"$/g, '') : whole;
+  });
+}
+
+/** Asks the client's human; resolves when the answer is yes, else with why not. */
+async function ask(
+  tool: RegisteredTool,
+  args: unknown,
+  call: ToolCall,
+  waitMs: number,
+): Promise<string | undefined> {
+  const message = confirmMessage(tool.confirm ?? '', args);
+  try {
+    const answer = await call.extra.sendRequest(
+      {
+        method: 'elicitation/create',
+        params: { message, requestedSchema: { type: 'object', properties: {} } },
+      },
+      ElicitResultSchema,
+      { timeout: waitMs },
+    );
+    return answer.action === 'accept'
+      ? undefined
+      : `the confirmation was ${answer.action === 'decline' ? 'declined' : 'cancelled'}`;
+  } catch (error) {
+    const text = error instanceof Error ? error.message : String(error);
+    if (/timed? ?out/i.test(text))
+      return `no answer to the confirmation within ${Math.round(waitMs / 1000)} s`;
+    return (
+      'it needs a human to confirm it and this client cannot ask (no elicitation capability on ' +
+      `MCP 2025-11-25; ${text}); use a client that supports elicitation`
+    );
+  }
+}
+
+function confirming(tool: RegisteredTool, ctx: FeatureContext, waitMs: number): RegisteredTool {
+  const decide = async (args: unknown, call: ToolCall): Promise<NotConfirmedError | undefined> => {
+    const why = await ask(tool, args, call, waitMs);
+    const principal = scopeOf(ctx.owners.ofSession(call.session.id));
+    ctx.logger.info('confirmation', {
+      tool: tool.name,
+      principal,
+      decision: why ? 'refused' : 'confirmed',
+      ...(why ? { why } : {}),
+    });
+    return why ? new NotConfirmedError(tool.name, why) : undefined;
+  };
+  const refusal = (error: NotConfirmedError): CallToolResult =>
+    toolErrorResult(error.message, { error_code: error.code, message: error.message });
+  const { start, callAsTask } = tool;
+  return {
+    ...tool,
+    async call(args, call) {
+      const refused = await decide(args, call);
+      return refused ? refusal(refused) : tool.call(args, call);
+    },
+    ...(start && {
+      async start(args: unknown, call: ToolCall) {
+        const refused = await decide(args, call);
+        if (refused) throw refused;
+        return start.call(tool, args, call);
+      },
+    }),
+    ...(callAsTask && {
+      async callAsTask(...params: Parameters<NonNullable<RegisteredTool['callAsTask']>>) {
+        const refused = await decide(params[0], params[1]);
+        if (refused) return refusal(refused) as never;
+        return callAsTask.apply(tool, params);
+      },
+    }),
+  };
+}
+
+/**
+ * Confirmation before actuation: a tool with `confirm` asks the client's human (MCP elicitation)
+ * before anything starts; a decline, a timeout or a client that cannot ask start nothing, and the
+ * decision is logged with the principal.
+ */
+export function confirmFeature(options: ConfirmFeatureOptions = {}): Feature {
+  return {
+    name: 'confirm',
+    setup(ctx) {
+      const waitMs = timeoutMs(ctx.env, options);
+      return {
+        filterTools: (tools) =>
+          tools.map((tool) => (tool.confirm !== undefined ? confirming(tool, ctx, waitMs) : tool)),
+      };
+    },
+  };
+}

@@ -1,0 +1,103 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { type JsonObject, type TaskContext } from '@robot-mcp-kit/core';
+import { CapabilityServer, LongRunningTool, NoArgs, Tool } from '@robot-mcp-kit/server';
+import { connectTestClient, type TestClient } from '@robot-mcp-kit/server/testing';
+
+@CapabilityServer({ name: 'latched', version: '0.0.1' })
+class LatchedServer {
+  readonly ran: string[] = [];
+
+  @LongRunningTool({ description: 'Drive until cancelled', actuates: true, args: NoArgs })
+  async drive(_args: unknown, ctx: TaskContext): Promise<JsonObject> {
+    this.ran.push('drive');
+    await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+    return {};
+  }
+
+  @Tool({ description: 'Blink the light', actuates: true, args: NoArgs })
+  blink(): string {
+    this.ran.push('blink');
+    return 'blinked';
+  }
+
+  @Tool({ description: 'Open the door', actuates: true, confirm: 'Open the door?', args: NoArgs })
+  openDoor(): string {
+    this.ran.push('open_door');
+    return 'opened';
+  }
+
+  @Tool({ description: 'Where the robot is', annotations: { readOnlyHint: true }, args: NoArgs })
+  getPose(): string {
+    return 'x=0';
+  }
+
+  @Tool({ description: 'Stop everything now', estop: true, args: NoArgs })
+  stop(): string {
+    this.ran.push('stop');
+    return 'stopped';
+  }
+
+  @Tool({ description: 'Re-arm after a stop', rearm: true, args: NoArgs })
+  rearm(): string {
+    return 'armed';
+  }
+}
+
+let client: TestClient | undefined;
+afterEach(async () => {
+  await client?.close();
+  client = undefined;
+});
+
+describe('the latching e-stop (estop: true, rearm: true) in one process', () => {
+  it('refuses every actuating tool with ESTOPPED, starting nothing, until the re-arm tool', async () => {
+    const instance = new LatchedServer();
+    client = await connectTestClient(LatchedServer, { instance });
+    const driving = await client.json<{ task_id: string }>('drive');
+    expect((await client.call('stop')).content).toEqual([{ type: 'text', text: 'stopped' }]);
+    expect((await client.json<{ state: string }>('get_task', { task_id: driving.task_id })).state).toBe(
+      'cancelled',
+    );
+
+    for (const name of ['drive', 'blink']) {
+      const refused = await client.call(name);
+      expect(refused.isError).toBe(true);
+      expect(refused.structuredContent).toMatchObject({ error_code: 'ESTOPPED' });
+    }
+    expect(instance.ran).toEqual(['drive', 'stop']); // nothing started while latched
+    expect((await client.call('get_pose')).isError).toBeFalsy();
+    expect((await client.call('stop')).isError).toBeFalsy(); // stopping again is always allowed
+    expect(client.logger.entries.some((r) => r.message === 'E-STOP latched')).toBe(true);
+
+    expect((await client.call('rearm')).isError).toBeFalsy();
+    expect((await client.call('blink')).content).toEqual([{ type: 'text', text: 'blinked' }]);
+  });
+
+  it('checks the latch after the human confirmed: an e-stop pressed while the human decides wins', async () => {
+    const instance = new LatchedServer();
+    const press: { stop?: () => Promise<unknown> } = {};
+    client = await connectTestClient(LatchedServer, {
+      instance,
+      elicit: async () => {
+        await press.stop?.(); // someone presses the e-stop while the question is open
+        return { action: 'accept' };
+      },
+    });
+    const c = client;
+    press.stop = () => c.call('stop');
+    const refused = await client.call('open_door');
+    expect(refused.structuredContent).toMatchObject({ error_code: 'ESTOPPED' });
+    expect(instance.ran).toEqual(['stop']);
+  });
+
+  it('refuses an e-stop or re-arm tool that also actuates, at decoration', async () => {
+    @CapabilityServer({ name: 'bad', version: '0.0.1' })
+    class Bad {
+      @Tool({ description: 'Stop', estop: true, actuates: true, args: NoArgs })
+      stop(): string {
+        return 'x';
+      }
+    }
+    await expect(connectTestClient(Bad)).rejects.toThrow(/estop or rearm neither actuates/);
+  });
+});
