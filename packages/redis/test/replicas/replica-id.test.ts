@@ -70,6 +70,12 @@ describe('RMK_REPLICA_ID of replicas sharing a store (real processes, real Redis
     );
     expect(failed.failure?.error_code).toBe('REPLICA_LOST');
     expect(failed.failure?.message).toContain('(robot-a)');
-    expect(c.stderr()).toContain('its replica robot-a was lost');
+    // the record is failed first, the line logged after the dead owner's events are taken over
+    await waitFor(
+      'robot-c logging the loss',
+      () => c.stderr().includes('its replica robot-a was lost'),
+      30_000,
+      c.exited,
+    );
   });
 });
