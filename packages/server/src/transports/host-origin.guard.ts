@@ -67,18 +67,42 @@ function parseHost(value: string): { name: string; port: string } | undefined {
   }
 }
 
+/** What the bind address allows, worked out once per rules object (not on every request). */
+interface BindNames {
+  /** The bind address these names were worked out from (rules may be a mutable object). */
+  readonly bindHost: string;
+  /** Bound to every interface (0.0.0.0 or ::). */
+  readonly wildcard: boolean;
+  /** The loopback names and a specific bind address's name. */
+  readonly ownNames: readonly string[];
+}
+
+const bindNames = new WeakMap<HostOriginRules, BindNames>();
+
+function bindOf(rules: HostOriginRules): BindNames {
+  const known = bindNames.get(rules);
+  if (known?.bindHost === rules.bindHost) return known;
+  const bind = parseHost(
+    rules.bindHost.includes(':') && !rules.bindHost.startsWith('[') ? `[${rules.bindHost}]` : rules.bindHost,
+  );
+  const wildcard = bind !== undefined && ['0.0.0.0', '[::]'].includes(bind.name);
+  const names = {
+    bindHost: rules.bindHost,
+    wildcard,
+    ownNames: [...LOOPBACK_NAMES, ...(bind && !wildcard ? [bind.name] : [])],
+  };
+  bindNames.set(rules, names);
+  return names;
+}
+
 function hostAllowed(header: string, rules: HostOriginRules): boolean {
   if (rules.allowedHosts.includes('*')) return true;
   const host = parseHost(header);
   if (!host) return false;
   const port = String(rules.port());
-  const bind = parseHost(
-    rules.bindHost.includes(':') && !rules.bindHost.startsWith('[') ? `[${rules.bindHost}]` : rules.bindHost,
-  );
-  const wildcard = bind !== undefined && ['0.0.0.0', '[::]'].includes(bind.name);
-  const specificBind = bind && !wildcard ? [bind.name] : [];
+  const { wildcard, ownNames } = bindOf(rules);
   const samePort = host.port === port || host.port === '';
-  if ([...LOOPBACK_NAMES, ...specificBind].includes(host.name) && samePort) return true;
+  if (ownNames.includes(host.name) && samePort) return true;
   // Bound to every interface: an address of this machine written as an IP literal is this server
   // (a DNS-rebinding page always comes with a host name of its own).
   if (wildcard && samePort && isIP(host.name.replace(/^\[|\]$/g, '')) !== 0) return true;

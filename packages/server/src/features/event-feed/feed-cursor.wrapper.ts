@@ -31,7 +31,7 @@ function addFeedCursor(
 ): CallToolResult {
   const [first, ...rest] = result.content;
   if (result.isError || first?.type !== 'text') return result;
-  const info = parseObject(first.text);
+  const info = taskInfoOf(result, first.text);
   const cursor = typeof info?.task_id === 'string' ? cursorOf(info.task_id) : undefined;
   if (!info || cursor === undefined) return result;
   const structured = result.structuredContent;
@@ -42,6 +42,18 @@ function addFeedCursor(
       ? { structuredContent: { ...structured, [FEED_CURSOR_FIELD]: cursor } }
       : {}),
   };
+}
+
+/**
+ * The TaskInfo of an answer. A task answer's `structuredContent` is the object its text is the
+ * JSON of (taskInfoResult writes both from one object), so it is taken as it is: parsing the text
+ * back cost each task start a JSON.parse of its own answer. An answer without a structured TaskInfo
+ * (a text-only answer) is parsed from its text, as before.
+ */
+function taskInfoOf(result: CallToolResult, text: string): Record<string, unknown> | undefined {
+  const structured = result.structuredContent;
+  if (structured !== undefined && typeof structured.task_id === 'string') return structured;
+  return parseObject(text);
 }
 
 function parseObject(text: string): Record<string, unknown> | undefined {
