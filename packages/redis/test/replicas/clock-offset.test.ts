@@ -1,16 +1,9 @@
-import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { exitOf, Resources } from '../../../../test/support/processes.js';
+import { describe, expect, it } from '@jest/globals';
+import { exitOf } from '../../../../test/support/processes.js';
 import { until, waitFor } from '../../../../test/support/until.js';
 import { connectAdmin } from '../redis-test.helpers.js';
 import { SkewTolerantReceiver } from './event-receiver.helpers.js';
-import {
-  connectClient,
-  dropPrefix,
-  requireReplicaBuilt,
-  startReplica,
-  startTask,
-  uniquePrefix,
-} from './store-replicas.helpers.js';
+import { connectClient, replicaSuite, startReplica, startTask } from './store-replicas.helpers.js';
 
 const LEASE_MS = '900';
 /** 11 minutes: past the poster's 10-minute retry cap. */
@@ -18,14 +11,7 @@ const AHEAD_MS = String(11 * 60_000);
 const TASKS = 3;
 
 describe('a survivor whose clock is wrong (real processes, real Redis)', () => {
-  const resources = new Resources();
-  const prefix = uniquePrefix();
-
-  beforeAll(() => requireReplicaBuilt());
-  afterEach(async () => {
-    await resources.cleanup();
-    await dropPrefix(prefix);
-  });
+  const { resources, prefix } = replicaSuite();
 
   it('a survivor 11 min ahead delivers every taken-over event instead of giving them up, and warns of its offset', async () => {
     const receiver = new SkewTolerantReceiver();

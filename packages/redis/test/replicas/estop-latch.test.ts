@@ -1,17 +1,14 @@
-import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { Resources } from '../../../../test/support/processes.js';
 import { SignedReceiver } from '../../../../test/support/signed-receiver.js';
 import { connectAdmin } from '../redis-test.helpers.js';
 import {
   connectClient,
-  dropPrefix,
   REPLICA_SECRET,
-  requireReplicaBuilt,
+  replicaSuite,
   startReplica,
   startTask,
-  uniquePrefix,
 } from './store-replicas.helpers.js';
 
 async function callTool(
@@ -29,14 +26,7 @@ async function drive(client: Client): Promise<{ task_id?: string; error_code?: s
 }
 
 describe('the e-stop latches on every replica sharing the store (real processes, real Redis)', () => {
-  const resources = new Resources();
-  const prefix = uniquePrefix();
-
-  beforeAll(() => requireReplicaBuilt());
-  afterEach(async () => {
-    await resources.cleanup();
-    await dropPrefix(prefix);
-  });
+  const { resources, prefix } = replicaSuite();
 
   it('an e-stop on one replica refuses actuation on both with ESTOPPED until a re-arm on the other', async () => {
     const receiver = new SignedReceiver(REPLICA_SECRET);

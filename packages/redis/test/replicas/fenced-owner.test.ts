@@ -1,28 +1,13 @@
-import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { Resources } from '../../../../test/support/processes.js';
+import { describe, expect, it } from '@jest/globals';
 import { until, waitFor } from '../../../../test/support/until.js';
 import { connectAdmin } from '../redis-test.helpers.js';
 import { SkewTolerantReceiver } from './event-receiver.helpers.js';
-import {
-  connectClient,
-  dropPrefix,
-  requireReplicaBuilt,
-  startReplica,
-  startTask,
-  uniquePrefix,
-} from './store-replicas.helpers.js';
+import { connectClient, replicaSuite, startReplica, startTask } from './store-replicas.helpers.js';
 
 const LEASE_MS = '1500';
 
 describe('an owner paused past its lease (real processes, SIGSTOP/SIGCONT, real Redis)', () => {
-  const resources = new Resources();
-  const prefix = uniquePrefix();
-
-  beforeAll(() => requireReplicaBuilt());
-  afterEach(async () => {
-    await resources.cleanup();
-    await dropPrefix(prefix);
-  });
+  const { resources, prefix } = replicaSuite();
 
   it('is fenced on resume: nothing of its task reaches the app after the take-over, and its body is aborted', async () => {
     const receiver = new SkewTolerantReceiver();

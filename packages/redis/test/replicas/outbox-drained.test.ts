@@ -1,30 +1,20 @@
-import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { Resources } from '../../../../test/support/processes.js';
+import { describe, expect, it } from '@jest/globals';
 import { SignedReceiver } from '../../../../test/support/signed-receiver.js';
 import { until, waitFor } from '../../../../test/support/until.js';
 import { connectAdmin } from '../redis-test.helpers.js';
 import {
   connectClient,
-  dropPrefix,
   REPLICA_SECRET,
-  requireReplicaBuilt,
+  replicaSuite,
   startReplica,
   startTask,
-  uniquePrefix,
 } from './store-replicas.helpers.js';
 
 const TASKS = 6;
 const PROGRESS = 50;
 
 describe('durable outbox of a replica with RMK_STORE (real processes, real Redis)', () => {
-  const resources = new Resources();
-  const prefix = uniquePrefix();
-
-  beforeAll(() => requireReplicaBuilt());
-  afterEach(async () => {
-    await resources.cleanup();
-    await dropPrefix(prefix);
-  });
+  const { resources, prefix } = replicaSuite();
 
   it('removes every delivered event: the stream is empty once the receiver has them all', async () => {
     const receiver = new SignedReceiver(REPLICA_SECRET);

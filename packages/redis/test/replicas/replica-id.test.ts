@@ -1,30 +1,21 @@
-import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { exitOf, Resources } from '../../../../test/support/processes.js';
+import { exitOf } from '../../../../test/support/processes.js';
 import { SignedReceiver } from '../../../../test/support/signed-receiver.js';
 import { waitFor } from '../../../../test/support/until.js';
 import {
   connectClient,
-  dropPrefix,
   REPLICA_SECRET,
-  requireReplicaBuilt,
+  replicaSuite,
   startReplica,
   startTask,
-  uniquePrefix,
 } from './store-replicas.helpers.js';
 
 /** Short leases: a lost replica is found in about a second (the waits below are safety nets). */
 const LEASE_MS = '900';
 
 describe('RMK_REPLICA_ID of replicas sharing a store (real processes, real Redis)', () => {
-  const resources = new Resources();
-  const prefix = uniquePrefix();
-
-  beforeAll(() => requireReplicaBuilt());
-  afterEach(async () => {
-    await resources.cleanup();
-    await dropPrefix(prefix);
-  });
+  const { resources, prefix } = replicaSuite();
 
   it('a second live replica with the same id is refused; logs and REPLICA_LOST name the id given', async () => {
     const receiver = new SignedReceiver(REPLICA_SECRET);

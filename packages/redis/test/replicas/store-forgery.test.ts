@@ -1,17 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { exitOf, Resources } from '../../../../test/support/processes.js';
+import { describe, expect, it } from '@jest/globals';
+import { exitOf } from '../../../../test/support/processes.js';
 import { SignedReceiver } from '../../../../test/support/signed-receiver.js';
 import { until, waitFor } from '../../../../test/support/until.js';
 import { connectAdmin } from '../redis-test.helpers.js';
 import {
   connectClient,
-  dropPrefix,
   REPLICA_SECRET,
-  requireReplicaBuilt,
+  replicaSuite,
   startReplica,
   startTask,
-  uniquePrefix,
 } from './store-replicas.helpers.js';
 
 const LEASE_MS = '900';
@@ -52,15 +50,8 @@ async function forgeEntry(
 }
 
 describe('store contents written without the event secret (real processes, real Redis)', () => {
-  const resources = new Resources();
-  const prefix = uniquePrefix();
+  const { resources, prefix } = replicaSuite();
   const stream = `${prefix}outbox:{burst}`;
-
-  beforeAll(() => requireReplicaBuilt());
-  afterEach(async () => {
-    await resources.cleanup();
-    await dropPrefix(prefix);
-  });
 
   it('a forged or pre-MAC outbox entry is never delivered (dropped, logged); authentic taken-over events still are', async () => {
     const receiver = new SignedReceiver(REPLICA_SECRET);

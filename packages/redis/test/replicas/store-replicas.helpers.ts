@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { afterEach, beforeAll } from '@jest/globals';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -6,7 +7,7 @@ import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
   listeningUrl,
   requireBuilt,
-  type Resources,
+  Resources,
   type Spawned,
   spawnNode,
 } from '../../../../test/support/processes.js';
@@ -23,6 +24,21 @@ export function requireReplicaBuilt(): void {
     join(PACKAGES, 'redis', 'dist', 'index.js'),
     join(PACKAGES, 'core', 'dist', 'bundle', 'index.js'),
   );
+}
+
+/**
+ * What every replica suite starts with, called in its `describe`: the built fixture required, a
+ * {@link Resources} bag and a key prefix of its own, both cleaned after each test.
+ */
+export function replicaSuite(): { resources: Resources; prefix: string } {
+  const resources = new Resources();
+  const prefix = uniquePrefix();
+  beforeAll(() => requireReplicaBuilt());
+  afterEach(async () => {
+    await resources.cleanup();
+    await dropPrefix(prefix);
+  });
+  return { resources, prefix };
 }
 
 /** One replica of the fixture server (`store-replica.mjs`), listening on its own port. */

@@ -1,30 +1,16 @@
-import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { exitOf, Resources } from '../../../../test/support/processes.js';
+import { describe, expect, it } from '@jest/globals';
+import { exitOf } from '../../../../test/support/processes.js';
 import { until, waitFor } from '../../../../test/support/until.js';
 import { connectAdmin } from '../redis-test.helpers.js';
 import { SkewTolerantReceiver } from './event-receiver.helpers.js';
-import {
-  connectClient,
-  dropPrefix,
-  requireReplicaBuilt,
-  startReplica,
-  startTask,
-  uniquePrefix,
-} from './store-replicas.helpers.js';
+import { connectClient, replicaSuite, startReplica, startTask } from './store-replicas.helpers.js';
 
 const LEASE_MS = '900';
 const TASKS = 3;
 const PROGRESS = 5;
 
 describe('take-over in order (real processes, kill -9, real Redis)', () => {
-  const resources = new Resources();
-  const prefix = uniquePrefix();
-
-  beforeAll(() => requireReplicaBuilt());
-  afterEach(async () => {
-    await resources.cleanup();
-    await dropPrefix(prefix);
-  });
+  const { resources, prefix } = replicaSuite();
 
   it("the survivor's REPLICA_LOST task_failed reaches the app after every event the dead owner left, each task in seq order", async () => {
     const receiver = new SkewTolerantReceiver();

@@ -1,17 +1,14 @@
-import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { Resources } from '../../../../test/support/processes.js';
 import { SignedReceiver } from '../../../../test/support/signed-receiver.js';
 import { connectAdmin } from '../redis-test.helpers.js';
 import {
   connectClient,
-  dropPrefix,
   REPLICA_SECRET,
-  requireReplicaBuilt,
+  replicaSuite,
   startReplica,
   startTask,
-  uniquePrefix,
 } from './store-replicas.helpers.js';
 
 const TASKS = 5;
@@ -25,14 +22,7 @@ async function getTask(client: Client, taskId: string): Promise<Record<string, u
 }
 
 describe('task ids across replicas sharing a store (real processes, real Redis)', () => {
-  const resources = new Resources();
-  const prefix = uniquePrefix();
-
-  beforeAll(() => requireReplicaBuilt());
-  afterEach(async () => {
-    await resources.cleanup();
-    await dropPrefix(prefix);
-  });
+  const { resources, prefix } = replicaSuite();
 
   it('two replicas whose id generators draw the same ids still hand out distinct ids, each answered as its own task', async () => {
     const receiver = new SignedReceiver(REPLICA_SECRET);

@@ -1,26 +1,11 @@
-import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { Resources } from '../../../../test/support/processes.js';
 import { waitFor } from '../../../../test/support/until.js';
 import { SkewTolerantReceiver } from './event-receiver.helpers.js';
-import {
-  connectClient,
-  dropPrefix,
-  requireReplicaBuilt,
-  startReplica,
-  startTask,
-  uniquePrefix,
-} from './store-replicas.helpers.js';
+import { connectClient, replicaSuite, startReplica, startTask } from './store-replicas.helpers.js';
 
 describe('tasks:// updates across replicas (real processes, real Redis, the SDK client)', () => {
-  const resources = new Resources();
-  const prefix = uniquePrefix();
-
-  beforeAll(() => requireReplicaBuilt());
-  afterEach(async () => {
-    await resources.cleanup();
-    await dropPrefix(prefix);
-  });
+  const { resources, prefix } = replicaSuite();
 
   it('a client subscribed to tasks://<id> on replica A is told when the task changes on replica B', async () => {
     const receiver = new SkewTolerantReceiver();

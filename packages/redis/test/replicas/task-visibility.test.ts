@@ -1,18 +1,16 @@
-import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { Resources } from '../../../../test/support/processes.js';
+import { type Resources } from '../../../../test/support/processes.js';
 import { SignedReceiver } from '../../../../test/support/signed-receiver.js';
 import { waitFor } from '../../../../test/support/until.js';
 import {
-  dropPrefix,
-  REPLICA_SECRET,
   type Replica,
-  requireReplicaBuilt,
+  REPLICA_SECRET,
+  replicaSuite,
   startReplica,
   startTask,
-  uniquePrefix,
 } from './store-replicas.helpers.js';
 
 const TOKEN_A = 'token-of-alice-0123456789';
@@ -39,14 +37,7 @@ const listedIds = async (client: Client): Promise<string[]> =>
   ((await call(client, 'list_tasks', {})) as { tasks: { task_id: string }[] }).tasks.map((t) => t.task_id);
 
 describe('who may see, list and cancel a task: one rule on every replica (real processes, real Redis)', () => {
-  const resources = new Resources();
-  const prefix = uniquePrefix();
-
-  beforeAll(() => requireReplicaBuilt());
-  afterEach(async () => {
-    await resources.cleanup();
-    await dropPrefix(prefix);
-  });
+  const { resources, prefix } = replicaSuite();
 
   it('another principal gets not_found from both replicas; the starter sees and cancels it from both', async () => {
     const receiver = new SignedReceiver(REPLICA_SECRET);
