@@ -105,7 +105,7 @@ export class HttpEventTransport implements EventTransport {
   /**
    * Sends one signed POST. Resolves `{ ok: true }` on any 2xx as soon as the status line and
    * headers arrive; never rejects. The response body is read in the background up to
-   * {@link MAX_RESPONSE_BODY_BYTES} and discarded (a longer one closes the connection), so a huge
+   * `MAX_RESPONSE_BODY_BYTES` and discarded (a longer one closes the connection), so a huge
    * or endless answer holds neither memory nor a send slot, and the request timeout ends it.
    */
   async send(delivery: EventDelivery): Promise<DeliveryOutcome> {

@@ -44,6 +44,7 @@ export type { TaskStoreBridge } from '../runtime/task-store.bridge.js';
 export { builtinFeatures } from '../features/builtin-features.js';
 export type { BuiltinFeatureOptions } from '../features/builtin-features.js';
 export type { SafetyFeatureOptions } from '../features/safety/safety.options.js';
+export type { ConfirmFeatureOptions } from '../features/safety/confirm.feature.js';
 export type { SessionCleanupOptions } from '../features/session-cleanup/session-cleanup.options.js';
 export type { EventFeedOptions } from '../features/event-feed/event-feed.options.js';
 export type { TaskResourcesOptions } from '../features/resources/task-resources.options.js';
