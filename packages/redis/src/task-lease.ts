@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ConfigError, type Logger, REPLICA_LOST, type StoredTask, TaskFailure } from '@robot-mcp-kit/core';
+import { KIT_ATTRIBUTES, kitInstruments } from '@robot-mcp-kit/core/telemetry';
 import { type RedisClient } from './redis-connection.js';
 import { type TaskStoreKeys } from './task-store.keys.js';
 
@@ -87,6 +88,8 @@ export class TaskLease {
   /** Until when (performance.now(), monotonic: it runs on through a pause) the lease is surely held. */
   private surelyUntil = Number.NEGATIVE_INFINITY;
   private fencedFlag = false;
+  /** True while the lease is held: the next successful renewal counts as `renewed`, not `acquired`. */
+  private holding = false;
   private confirming: Promise<boolean> | undefined;
 
   constructor(private readonly host: LeaseHost) {}
@@ -176,9 +179,19 @@ export class TaskLease {
     try {
       if ((await client.sCard(keys.owned(replicaId))) === 0) await client.sRem(keys.replicas(), replicaId);
       await client.eval(DROP_SCRIPT, { keys: [keys.lease(replicaId)], arguments: [this.token] });
+      if (this.holding) this.countLease('released');
+      this.holding = false;
     } catch (error) {
       this.host.outage('drop the lease', error);
     }
+  }
+
+  /** Counts a lease change in `robot_mcp_kit.replica.leases` (OpenTelemetry; a no-op without an SDK). */
+  private countLease(change: 'acquired' | 'renewed' | 'lost' | 'released'): void {
+    kitInstruments().replicaLeases.add(1, {
+      [KIT_ATTRIBUTES.leaseChange]: change,
+      [KIT_ATTRIBUTES.replicaId]: this.host.replicaId,
+    });
   }
 
   /** Renews (or takes) the lease: 'taken' when another live process holds this replica id's lease. */
@@ -202,6 +215,8 @@ export class TaskLease {
       return 'taken';
     }
     this.warnedTaken = false;
+    this.countLease(this.holding ? 'renewed' : 'acquired');
+    this.holding = true;
     this.heldEpoch = epoch;
     this.surelyUntil = sentAt + leaseMs;
     await client.sAdd(keys.replicas(), replicaId);
@@ -213,6 +228,8 @@ export class TaskLease {
   private fence(epoch: string): Renewal {
     if (this.fencedFlag) return 'fenced';
     this.fencedFlag = true;
+    this.countLease('lost');
+    this.holding = false;
     this.healthySince = undefined;
     this.surelyUntil = Number.NEGATIVE_INFINITY;
     clearInterval(this.renewTimer);

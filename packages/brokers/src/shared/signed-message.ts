@@ -1,3 +1,4 @@
+import { context, propagation } from '@opentelemetry/api';
 import { type Clock, type EventDelivery, redactUrlCredentials, signatureHeader } from '@robot-mcp-kit/core';
 
 /**
@@ -22,7 +23,10 @@ export interface SignedMessage {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-/** Signs one delivery attempt the way the HTTP transport does (a fresh timestamp per attempt). */
+/**
+ * Signs one delivery attempt the way the HTTP transport does (a fresh timestamp per attempt), and
+ * adds the active trace context's fields (`traceparent`, `tracestate`) when there are any.
+ */
 export function signMessage(
   delivery: EventDelivery,
   serverName: string,
@@ -31,15 +35,16 @@ export function signMessage(
 ): SignedMessage {
   const payload = Buffer.from(delivery.body, 'utf8');
   const timestamp = Math.floor(clock.now() / 1000);
-  return {
-    payload,
-    headers: {
-      [BROKER_HEADERS.server]: serverName,
-      [BROKER_HEADERS.timestamp]: String(timestamp),
-      [BROKER_HEADERS.signature]: signatureHeader(secret, timestamp, payload),
-      [BROKER_HEADERS.eventId]: delivery.event.event_id,
-    },
+  const headers: Record<string, string> = {
+    [BROKER_HEADERS.server]: serverName,
+    [BROKER_HEADERS.timestamp]: String(timestamp),
+    [BROKER_HEADERS.signature]: signatureHeader(secret, timestamp, payload),
+    [BROKER_HEADERS.eventId]: delivery.event.event_id,
   };
+  // the attempt's trace context (traceparent, tracestate) when a propagator is registered and the
+  // attempt is traced: an MQTT 5 user property or a NATS header, as over HTTP. The payload is unchanged.
+  propagation.inject(context.active(), headers);
+  return { payload, headers };
 }
 
 /**

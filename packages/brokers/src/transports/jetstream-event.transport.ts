@@ -18,6 +18,7 @@ import {
   nameToken,
   signMessage,
 } from '../shared/signed-message.js';
+import { publishAttempt } from '../shared/publish-attempt.js';
 import { ConnectOnce } from '../shared/connect-once.js';
 import {
   checkStreamCovers,
@@ -122,21 +123,20 @@ export class JetStreamEventTransport implements EventTransport {
     const h = natsHeaders();
     for (const [name, value] of Object.entries(headers)) h.set(name, value);
     h.set(BROKER_HEADERS.contentType, EVENT_CONTENT_TYPE);
-    const meta = { event_id: delivery.event.event_id, attempt: delivery.attempt };
-    try {
-      const ack = await js.publish(this.subjectOf(delivery.event), payload, {
-        msgID: delivery.event.event_id,
-        headers: h,
-        timeout: this.timeoutMs,
-      });
-      if (this.logger.isLevelEnabled('debug'))
-        this.logger.debug('event stored', { ...meta, stream_seq: ack.seq, duplicate: ack.duplicate });
-      return { ok: true };
-    } catch (err) {
-      const error = errorText(err);
-      this.logger.debug('event publish failed', { ...meta, error });
-      return { ok: false, error };
-    }
+    const subject = this.subjectOf(delivery.event);
+    return publishAttempt(
+      delivery,
+      this.logger,
+      { system: 'nats', destination: subject, done: 'event stored' },
+      async () => {
+        const ack = await js.publish(subject, payload, {
+          msgID: delivery.event.event_id,
+          headers: h,
+          timeout: this.timeoutMs,
+        });
+        return { stream_seq: ack.seq, duplicate: ack.duplicate };
+      },
+    );
   }
 
   async close(): Promise<void> {

@@ -17,6 +17,7 @@ import {
   positiveMs,
 } from '../shared/broker-options.js';
 import { EVENT_CONTENT_TYPE, errorText, nameToken, signMessage } from '../shared/signed-message.js';
+import { publishAttempt } from '../shared/publish-attempt.js';
 import { ConnectOnce } from '../shared/connect-once.js';
 import { connectUrl, fromCodeOrUrl, mqttUrlOptions, parseBrokerUrl } from '../shared/broker-url.js';
 import { withTimeout } from '../shared/timeout.js';
@@ -114,29 +115,24 @@ export class MqttEventTransport implements EventTransport {
       this.options.secret,
       this.clock,
     );
-    const meta = { event_id: delivery.event.event_id, attempt: delivery.attempt };
-    const debug = this.logger.isLevelEnabled('debug');
-    try {
+    const topic = this.topicOf(delivery.event);
+    return publishAttempt(delivery, this.logger, { system: 'mqtt', destination: topic }, async () => {
       await withTimeout(
-        client.publishAsync(this.topicOf(delivery.event), payload, {
+        client.publishAsync(topic, payload, {
           qos: 1,
           properties: {
             contentType: EVENT_CONTENT_TYPE,
             payloadFormatIndicator: true,
             messageExpiryInterval: this.expiryS,
+            // the signed X-RVC-* headers and, when traced, traceparent/tracestate (MQTT 5)
             userProperties: { ...headers },
           },
         }),
         this.timeoutMs,
         `no PUBACK within ${this.timeoutMs} ms`,
       );
-      if (debug) this.logger.debug('event published', meta);
-      return { ok: true };
-    } catch (err) {
-      const error = errorText(err);
-      this.logger.debug('event publish failed', { ...meta, error });
-      return { ok: false, error };
-    }
+      return undefined;
+    });
   }
 
   async close(): Promise<void> {

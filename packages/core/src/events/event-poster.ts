@@ -1,4 +1,6 @@
+import { ROOT_CONTEXT, context } from '@opentelemetry/api';
 import { type Clock, systemClock } from '../clock/clock.port.js';
+import { countGone, countQueued } from '../telemetry/delivery-telemetry.js';
 import { type Logger, type LogMeta, silentLogger } from '../logging/logger.js';
 import { type TaskEvent } from '../models/task-event.model.js';
 import { type OutboxRecord } from './event-outbox.port.js';
@@ -187,6 +189,7 @@ export class EventPoster implements EventSink {
         entry.state = 'abandoned';
         unflushed += 1;
       }
+      countQueued(-unflushed);
     }
     this.scheduler.stop();
     this.flushWaiters.resolveAll(unflushed === 0);
@@ -212,6 +215,7 @@ export class EventPoster implements EventSink {
   private accept(event: TaskEvent): Promise<void> | undefined {
     if (this.closing) {
       this.counters.dropped += 1;
+      countGone('closed');
       this.log('warn', 'event posted after the poster was closed; dropped', {
         ...idsOf(event),
         reason: 'closed',
@@ -223,6 +227,7 @@ export class EventPoster implements EventSink {
       body = JSON.stringify(event);
     } catch (err) {
       this.counters.dropped += 1;
+      countGone('unserializable');
       this.log('error', 'event cannot be serialized to JSON; dropped', {
         ...idsOf(event),
         reason: 'unserializable',
@@ -231,7 +236,11 @@ export class EventPoster implements EventSink {
       return undefined;
     }
     const entry = this.entryOf(event, body, this.clock.now());
+    // the context it was posted in (its task's span, when traced): its delivery spans' parent
+    const active = context.active();
+    if (active !== ROOT_CONTEXT) entry.trace = active;
     this.counters.accepted += 1;
+    countQueued(1);
     if (!this.queue.admit(entry)) return this.outbox ? Promise.resolve() : undefined;
     this.scheduler.kick(entry.lane);
     if (!this.outbox) return undefined;
@@ -267,6 +276,7 @@ export class EventPoster implements EventSink {
       const entry = this.entryOf(record.event, record.body, this.clock.now() - age);
       entry.stored = true;
       this.counters.accepted += 1;
+      countQueued(1);
       outbox.counts.recovered += 1;
       if (this.queue.admit(entry)) this.scheduler.kick(entry.lane);
     }
@@ -276,6 +286,7 @@ export class EventPoster implements EventSink {
   private gone(entry: QueuedEvent, reason: DropReason): void {
     if (reason === 'coalesced') this.counters.coalesced += 1;
     else this.counters.dropped += 1;
+    countGone(reason);
     this.finish(entry, 'dropped');
     for (const listener of this.dropListeners) {
       try {
@@ -297,6 +308,7 @@ export class EventPoster implements EventSink {
 
   private finish(entry: QueuedEvent, state: 'delivered' | 'dropped'): void {
     entry.state = state;
+    countQueued(-1);
     this.flushWaiters.settled(entry.order);
     if (entry.stored) this.outbox?.ack(entry);
   }

@@ -1,3 +1,4 @@
+import { type Context, type Span } from '@opentelemetry/api';
 import { type EventType } from '../models/schema.js';
 import { type TaskEvent } from '../models/task-event.model.js';
 import { type SeqRanges } from './coalesce-marker.js';
@@ -38,6 +39,13 @@ export interface QueuedEvent {
   /** Written to the poster's outbox (or taken over from it): removed there once finished. */
   stored?: boolean;
   /**
+   * The OpenTelemetry context the event was posted in (its task's span): its delivery spans'
+   * parent. Undefined when none was active (no SDK, or an event taken over from the outbox).
+   */
+  trace?: Context | undefined;
+  /** The span of the attempt in flight (OpenTelemetry), ended when the attempt comes back. */
+  attemptSpan?: Span | undefined;
+  /**
    * The lists of its task while it waits (undefined otherwise). The links below are owned by
    * {@link WaitingEvents}: it sits in its lane's list, its drop class's, its task's and (progress)
    * its task's progress list, linked through these fields (no node objects), removed in O(1).
@@ -66,6 +74,8 @@ export class QueuedEntry implements QueuedEvent {
   lastError: string | undefined = undefined;
   coalesced: SeqRanges | undefined = undefined;
   stored: boolean | undefined = undefined;
+  trace: Context | undefined = undefined;
+  attemptSpan: Span | undefined = undefined;
   lists: TaskLists | undefined = undefined;
   lanePrev: QueuedEvent | undefined = undefined;
   laneNext: QueuedEvent | undefined = undefined;

@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import { context, propagation } from '@opentelemetry/api';
 import type https from 'node:https';
 import type * as GotModule from 'got';
 import type { ExtendOptions, Got, Request as GotRequest, Response as GotResponse } from 'got';
@@ -152,6 +153,9 @@ export class HttpEventTransport implements EventTransport {
       const signed = this.webhooks.headers(delivery.event.event_id, timestamp, body);
       for (const [name, value] of Object.entries(signed)) headers[name.toLowerCase()] = value;
     }
+    // the attempt's trace context (traceparent, tracestate) when a propagator is registered: the
+    // receiver continues the trace. Headers only: the signed body is unchanged.
+    propagation.inject(context.active(), headers);
     headers['content-length'] = String(body.length);
     return headers;
   }

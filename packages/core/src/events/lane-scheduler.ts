@@ -1,4 +1,6 @@
+import { context } from '@opentelemetry/api';
 import { type Clock, type TimerHandle } from '../clock/clock.port.js';
+import { endAttempt, startAttemptSpan } from '../telemetry/delivery-telemetry.js';
 import { type LogMeta } from '../logging/logger.js';
 import { errorText, idsOf } from './delivery-log.js';
 import { type QueuedEvent } from './event-queue.js';
@@ -168,17 +170,27 @@ export class LaneScheduler {
   /** One attempt through the transport; a transport that throws at once counts as a failed attempt. */
   private send(entry: QueuedEvent): Promise<unknown> {
     try {
-      return Promise.resolve(
-        this.options.transport.send(new Delivery(entry.event, entry.body, entry.attempts)),
-      );
+      const { transport } = this.options;
+      const delivery = new Delivery(entry.event, entry.body, entry.attempts);
+      const traced = startAttemptSpan(entry.event, entry.attempts, entry.trace);
+      if (traced === undefined) return Promise.resolve(transport.send(delivery));
+      // the attempt's span is active while the transport sends: it injects it (traceparent)
+      entry.attemptSpan = traced.span;
+      return Promise.resolve(context.with(traced.context, transport.send, transport, delivery));
     } catch (err) {
       return Promise.reject(err);
     }
   }
 
   private settle(lane: Lane, entry: QueuedEvent, outcome: DeliveryOutcome): void {
-    if (entry.state !== 'inflight') return; // abandoned by aclose()
+    const span = entry.attemptSpan;
+    entry.attemptSpan = undefined;
+    if (entry.state !== 'inflight') {
+      span?.end(); // abandoned by aclose()
+      return;
+    }
     if (outcome.ok) {
+      endAttempt(entry.event, span, outcome, 'delivered');
       lane.head = undefined;
       this.options.hooks.delivered(entry);
       this.next(lane);
@@ -188,6 +200,7 @@ export class LaneScheduler {
     const { clock, schedule, hooks } = this.options;
     const now = clock.now();
     if (now >= entry.deadline || this.stopped) {
+      endAttempt(entry.event, span, outcome, 'gave_up');
       lane.head = undefined;
       hooks.gaveUp(entry);
       this.next(lane);
@@ -195,6 +208,7 @@ export class LaneScheduler {
     }
     const delay = retryDelay(schedule, entry.attempts, outcome.retryAfterMs);
     const wait = Math.min(now + delay, entry.deadline) - now;
+    endAttempt(entry.event, span, outcome, 'retry', wait);
     hooks.retried();
     hooks.log(entry.attempts === 1 ? 'warn' : 'debug', 'event delivery failed; will retry', {
       ...idsOf(entry.event),

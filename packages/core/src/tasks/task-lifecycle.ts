@@ -1,3 +1,4 @@
+import { context } from '@opentelemetry/api';
 import { type Clock } from '../clock/clock.port.js';
 import { type EventSink } from '../events/event.types.js';
 import { type Logger } from '../logging/logger.js';
@@ -13,6 +14,12 @@ import { internalFailure } from './task-outcome.js';
 import { type TaskRecord } from './task-record.js';
 import { Fifo } from '../events/fifo.js';
 import { type TaskInfo } from '../models/task-info.model.js';
+import {
+  countTaskEnded,
+  countTaskStarted,
+  endTaskTrace,
+  recordTaskEvent,
+} from '../telemetry/task-telemetry.js';
 import { type TaskBody, type TaskContext, type TaskOrigin } from './task.types.js';
 
 /** Awaited first by {@link TaskLifecycle.run}: one microtask, shared by every task. */
@@ -48,6 +55,7 @@ export class TaskLifecycle {
   started(record: TaskRecord, origin: TaskOrigin | undefined, info: TaskInfo): void {
     this.tasks.set(record.id, record);
     this.running += 1;
+    countTaskStarted(record.tool);
     this.listeners.notify('started', record, undefined, origin, info);
   }
 
@@ -73,7 +81,13 @@ export class TaskLifecycle {
     });
     let written: void | Promise<void> = undefined;
     try {
-      written = poster.post(event);
+      const { trace } = record;
+      if (trace === undefined) written = poster.post(event);
+      else {
+        recordTaskEvent(trace, type, record.seq, payload);
+        // posted inside the task's trace: the poster parents the event's delivery spans on it
+        written = context.with(trace.context, poster.post, poster, event);
+      }
     } catch (error) {
       logger.error(`the event sink threw on ${type} of task ${record.id}; event lost`, {
         task_id: record.id,
@@ -161,6 +175,7 @@ export class TaskLifecycle {
       const payload = deepFreeze(JSON.parse(JSON.stringify(failure)) as JsonObject);
       written = this.emit(record, 'task_failed', payload, true);
     }
+    this.ended(record, state, failure?.error_code);
     this.finished(record);
     return written;
   }
@@ -171,6 +186,7 @@ export class TaskLifecycle {
     record.updatedAtMs = this.parts.clock.now();
     this.running -= 1;
     record.cancel(reason);
+    this.ended(record, 'cancelled', undefined);
     this.parts.logger.info(`task ${record.id} (${record.tool}) cancelled`, {
       task_id: record.id,
       tool: record.tool,
@@ -215,6 +231,16 @@ export class TaskLifecycle {
       return this.finish(record, 'failed', internalFailure(message));
     }
     return undefined;
+  }
+
+  /** Ends the task's span and counts its end (tasks running, task duration). */
+  private ended(
+    record: TaskRecord,
+    state: 'succeeded' | 'failed' | 'cancelled',
+    code: string | undefined,
+  ): void {
+    endTaskTrace(record.trace, state, code);
+    countTaskEnded(record.tool, state, this.parts.clock.now() - record.createdAtMs);
   }
 
   private finished(record: TaskRecord): void {

@@ -34,6 +34,11 @@ export interface TaskManagerOptions {
    * Tests inject a fake one to force clashes (e.g. two replicas drawing the same ids).
    */
   taskIdRandom?: () => string;
+  /**
+   * The id of the replica this manager runs on (scaled servers with a shared task store): set as
+   * `robot_mcp_kit.replica.id` on the tasks' OpenTelemetry spans. Default: none.
+   */
+  replicaId?: string;
 }
 
 /** {@link TaskManagerOptions} with defaults applied and checked. */
@@ -47,6 +52,7 @@ export interface ResolvedTaskManagerOptions {
   clock: Clock;
   logger: Logger;
   taskIdRandom: () => string;
+  replicaId: string | undefined;
 }
 
 /** The default sink: discards events (a manager with nowhere to push still answers get/list). */
@@ -75,6 +81,7 @@ export function resolveTaskManagerOptions(options: TaskManagerOptions): Resolved
     clock = systemClock,
     logger = silentLogger,
     taskIdRandom = randomHex6,
+    replicaId,
   } = options;
   if (typeof serverName !== 'string' || serverName.trim().length === 0) {
     throw new ConfigError(
@@ -104,6 +111,12 @@ export function resolveTaskManagerOptions(options: TaskManagerOptions): Resolved
     ['error', 'warn', 'info', 'debug'],
     'a Logger { error, warn, info, debug }',
   );
+  if (replicaId !== undefined && (typeof replicaId !== 'string' || replicaId === '')) {
+    throw new ConfigError(
+      'replicaId',
+      `expected a non-empty string such as "pod-1", got ${describeValue(replicaId)}`,
+    );
+  }
   if (typeof taskIdRandom !== 'function') {
     throw new ConfigError(
       'taskIdRandom',
@@ -120,6 +133,7 @@ export function resolveTaskManagerOptions(options: TaskManagerOptions): Resolved
     clock,
     logger,
     taskIdRandom,
+    replicaId,
   };
 }
 

@@ -1,9 +1,11 @@
+import { type SpanContext } from '@opentelemetry/api';
 import { type Clock } from '../clock/clock.port.js';
 import { type EventSink } from '../events/event.types.js';
 import { type Logger } from '../logging/logger.js';
 import { type TaskState } from '../models/schema.js';
 import { type TaskEvent } from '../models/task-event.model.js';
 import { type TaskInfo } from '../models/task-info.model.js';
+import { recordCancelRequested, spanContextOf, startTaskTrace } from '../telemetry/task-telemetry.js';
 import { type TriggerRegistry } from '../triggers/trigger.registry.js';
 import { validateTriggers } from '../triggers/trigger.validation.js';
 import { type Trigger } from '../triggers/trigger.types.js';
@@ -36,6 +38,7 @@ export class TaskManager implements TaskHost {
   private readonly cancelReplyMs: number;
   private readonly idPrefix: string;
   private readonly idRandom: () => string;
+  private readonly replicaId: string | undefined;
   private readonly lifecycle: TaskLifecycle;
   private controlView: TaskControl | undefined;
   private closing: Promise<void> | undefined;
@@ -58,6 +61,7 @@ export class TaskManager implements TaskHost {
     });
     this.idPrefix = taskIdPrefix(this.serverName);
     this.idRandom = resolved.taskIdRandom;
+    this.replicaId = resolved.replicaId;
   }
 
   /**
@@ -99,6 +103,7 @@ export class TaskManager implements TaskHost {
     const { lifecycle } = this;
     const id = taskId === undefined ? this.newTaskId() : this.givenId(taskId);
     const record = new TaskRecord(id, this.serverName, tool, copies, estimate, this.clock.now());
+    record.trace = startTaskTrace(id, tool, this.replicaId);
     const ctx = new ManagedTaskContext(this, lifecycle, record);
     // One async call (no promise chain, no closures): the body starts on a later microtask.
     record.settled = lifecycle.run(record, body, ctx);
@@ -130,6 +135,15 @@ export class TaskManager implements TaskHost {
     return this.lifecycle.tasks.get(taskId)?.snapshot();
   }
 
+  /**
+   * The span context of the task's OpenTelemetry span (`task <tool>`), while the task is known here;
+   * undefined for an unknown task or when no OpenTelemetry SDK was registered at its start. A server
+   * links the spans of `tasks/get`, `tasks/cancel` and the like to it.
+   */
+  traceContextOf(taskId: string): SpanContext | undefined {
+    return spanContextOf(this.lifecycle.tasks.get(taskId)?.trace);
+  }
+
   /** Snapshots of the known tasks in creation order, optionally only those in `states`. */
   list(states?: readonly TaskState[] | null): TaskInfo[] {
     const wanted = states === undefined || states === null ? undefined : checkStates(states);
@@ -152,6 +166,7 @@ export class TaskManager implements TaskHost {
     const record = this.lifecycle.tasks.get(taskId);
     if (!record) return undefined;
     if (!record.finished) {
+      recordCancelRequested(record.trace);
       this.lifecycle.markCancelled(record, new TaskCancelledError(record.id));
       record.cancelWait = awaitCancelledBody(record, this.clock, this.cancelGraceMs, this.logger);
     }

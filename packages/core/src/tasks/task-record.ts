@@ -2,6 +2,7 @@ import { type JsonObject } from '../models/json.types.js';
 import { type TaskState } from '../models/schema.js';
 import { TaskFailure } from '../models/task-failure.model.js';
 import { TaskInfo } from '../models/task-info.model.js';
+import { type TaskTrace } from '../telemetry/task-telemetry.js';
 import { type Trigger } from '../triggers/trigger.types.js';
 
 /** The `settled` of a record whose body was not started: one shared resolved promise. */
@@ -25,6 +26,8 @@ export class TaskRecord {
   settled: Promise<void> = NOT_STARTED;
   /** Resolves when a cancelled body stopped, or when the cancel grace ran out (shared by cancels). */
   cancelWait: Promise<void> | undefined;
+  /** The task's span and trace context; undefined when no OpenTelemetry SDK is registered. */
+  trace: TaskTrace | undefined = undefined;
   /** True once a cancelled body was still running when the cancel grace ran out. */
   overranGrace = false;
   /** Why the task was cancelled, once it was: pending and later `ctx.sleep` calls reject with it. */

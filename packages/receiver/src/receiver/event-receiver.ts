@@ -1,4 +1,5 @@
 import { ContractValidationError, parseTaskEvent, type TaskEvent } from '@robot-mcp-kit/core';
+import { context } from '@opentelemetry/api';
 import { createNodeHandler, type NodeHttpHandler } from './node-http.handler.js';
 import { type ResolvedOptions, resolveOptions } from './receiver.options.js';
 import { responses } from './receiver.responses.js';
@@ -12,6 +13,7 @@ import {
 } from './receiver.types.js';
 import { authenticate, header, loggable, precheck, signaturePrefix } from './request-checks.js';
 import { type Outcome, SeqTracker } from './seq-tracker.js';
+import { describeProcessSpan, endProcessSpan, startProcessSpan } from './receiver.telemetry.js';
 
 /**
  * Creates the app side of the event contract (spec §3.1): verifies, dedupes, orders and
@@ -83,16 +85,22 @@ export class EventReceiver {
 
   /**
    * Judges one request and, if it holds a new valid event, delivers it: resolves once `onEvent`
-   * accepted it (200) or refused it (500). Never rejects.
+   * accepted it (200) or refused it (500). Never rejects. With an OpenTelemetry SDK registered the
+   * request is a `process <event type>` span, the child of the poster's delivery span when the
+   * request carries a `traceparent`, and `onEvent` runs with it active (`trace.getActiveSpan()`).
    */
   async receive(request: RawEventRequest): Promise<ReceiverResponse> {
     let response: ReceiverResponse;
+    const traced = startProcessSpan(request.headers);
     try {
-      response = await this.judge(request);
+      response = await (traced
+        ? context.with(traced.context, this.judge, this, request)
+        : this.judge(request));
     } catch (err) {
       this.options.logger.error('event request failed unexpectedly', { error: errorText(err) });
       response = responses.internal();
     }
+    if (traced) endProcessSpan(traced.span, response.status);
     this.counts.requests += 1;
     this.byStatus[response.status] = (this.byStatus[response.status] ?? 0) + 1;
     return response;
@@ -170,6 +178,7 @@ export class EventReceiver {
       const problem = `server must equal the X-RVC-Server header "${auth.server}", got "${loggable(event.server)}"`;
       return responses.invalidEvent([{ field: 'server', problems: [problem] }]);
     }
+    describeProcessSpan(event);
     return this.dedupeAndDeliver(event);
   }
 
