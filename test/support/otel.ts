@@ -4,12 +4,11 @@
  * MeterProvider with a manual reader (`collect()`, no timers). Register once per test file and
  * `disable()` in afterAll: the global API then goes back to its no-ops.
  *
- * The globals are set through the `@opentelemetry/api` copy the kit's packages resolve (see
- * {@link kitApi}), not through the SDK's own copy.
+ * The globals are set through `@opentelemetry/api` as an app would: if the kit's packages resolved
+ * another copy than the SDK's (an api 1.10 ignores an SDK registered through 1.9), every telemetry
+ * test here would record nothing and fail.
  */
-import { createRequire } from 'node:module';
-import type * as OtelApi from '@opentelemetry/api';
-import { fileURLToPath } from 'node:url';
+import { context, metrics, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import {
@@ -21,20 +20,6 @@ import {
 } from '@opentelemetry/sdk-metrics';
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-
-/**
- * The OpenTelemetry API as the kit's packages load it (resolved from packages/core). The SDK 2.x
- * line peers `@opentelemetry/api` `<1.10.0` while the kit asks for `^1.10.0`, so npm installs two
- * copies, and a 1.10 API ignores globals registered by a 1.9 one (the API's version check): an
- * app registering the SDK the usual way would see none of the kit's telemetry. Registering through
- * the kit's copy works (a 1.9 reader accepts 1.10 globals). With a single copy this is that copy.
- */
-const kitApiPath = createRequire(
-  fileURLToPath(new URL('../../packages/core/package.json', import.meta.url)),
-).resolve('@opentelemetry/api');
-// imported (not required), so that it loads in the test's module registry and global object
-const kitApi = (await import(kitApiPath)) as typeof OtelApi;
-const { context, metrics, propagation, trace } = kitApi;
 
 /** A reader collected on demand. */
 class ManualReader extends MetricReader {
