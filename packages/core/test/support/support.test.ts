@@ -10,13 +10,8 @@ import {
 
 describe('@robot-mcp-kit/core/support', () => {
   it('exports exactly the shared helpers (a new name is a deliberate change made here)', () => {
-    expect(Object.keys(support).sort()).toEqual([
-      'Backoff',
-      'JSON_LIMITS',
-      'jsonLimitProblem',
-      'scaffoldToolNameProblem',
-      'waitAtMost',
-    ]);
+    const names = ['Backoff', 'JSON_LIMITS', 'jsonLimitProblem', 'scaffoldToolNameProblem', 'waitAtMost'];
+    expect(Object.keys(support).sort()).toEqual(names);
   });
 
   it('Backoff doubles from its first pause up to its longest, and starts over on reset', () => {
