@@ -5,6 +5,7 @@ import type { Config } from 'jest';
 const workspaceSources: Record<string, string> = {
   '^@robot-mcp-kit/core$': '<rootDir>/packages/core/src/index.ts',
   '^@robot-mcp-kit/core/telemetry$': '<rootDir>/packages/core/src/telemetry/index.ts',
+  '^@robot-mcp-kit/core/support$': '<rootDir>/packages/core/src/support/index.ts',
   '^@robot-mcp-kit/server$': '<rootDir>/packages/server/src/index.ts',
   '^@robot-mcp-kit/server/testing$': '<rootDir>/packages/server/src/testing/index.ts',
   '^@robot-mcp-kit/server/advanced$': '<rootDir>/packages/server/src/advanced/index.ts',

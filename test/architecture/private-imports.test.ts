@@ -145,7 +145,7 @@ describe('imports of dependencies', () => {
     expect(privatePathProblem('class-validator/cjs/decorator/common/IsIn', 'packages/core/src/x.ts')).toMatch(
       /class-validator has no exports map/,
     );
-    expect(privatePathProblem('@robot-mcp-kit/server/dist/runtime/bootstrap.js', 'bench/x.ts')).toMatch(
+    expect(privatePathProblem('@robot-mcp-kit/server/dist/bootstrap/bootstrap.js', 'bench/x.ts')).toMatch(
       /not in @robot-mcp-kit\/server's exports map/,
     );
     expect(privatePathProblem('class-transformer/cjs/storage', 'packages/server/src/x.ts')).toBeUndefined();

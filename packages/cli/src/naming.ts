@@ -1,13 +1,10 @@
 import {
   BUILTIN_TRIGGER_TYPES,
-  isReservedToolName,
-  isScaffoldToolName,
   isTriggerType,
-  RESERVED_TOOL_NAMES,
   suggestSnakeCase,
-  TOOL_NAME_MAX_LENGTH,
   TRIGGER_TYPE_MAX_LENGTH,
 } from '@robot-mcp-kit/core';
+import { scaffoldToolNameProblem } from '@robot-mcp-kit/core/support';
 import { CliError } from './cli.error.js';
 
 /**
@@ -15,29 +12,8 @@ import { CliError } from './cli.error.js';
  * reserved by the kit, and served under the same name as its method (rules in the core package).
  */
 export function validateToolName(name: string): string {
-  if (!isScaffoldToolName(name)) {
-    throw new CliError(
-      'CLI_INVALID_NAME',
-      '<name>',
-      `"${name}" is not a valid tool name; use lower snake_case starting with a letter, each part ` +
-        `after "_" starting with a letter, at most ${TOOL_NAME_MAX_LENGTH} characters, ` +
-        `e.g. "${suggestSnakeCase(name) || 'scan_room'}"`,
-    );
-  }
-  if (name === 'constructor') {
-    throw new CliError(
-      'CLI_INVALID_NAME',
-      '<name>',
-      '"constructor" cannot be a method name; choose another name',
-    );
-  }
-  if (isReservedToolName(name)) {
-    throw new CliError(
-      'CLI_INVALID_NAME',
-      '<name>',
-      `"${name}" is reserved by the kit (${RESERVED_TOOL_NAMES.join(', ')}); choose another name, e.g. "my_${name}"`,
-    );
-  }
+  const problem = scaffoldToolNameProblem(name);
+  if (problem) throw new CliError('CLI_INVALID_NAME', '<name>', problem);
   return name;
 }
 

@@ -89,18 +89,7 @@ export function parseCreateArgs(argv: readonly string[], version: string, out: O
     if (err instanceof CommanderError) return { kind: 'exit', code: err.exitCode };
     throw err;
   }
-  const opts = program.opts<{
-    name?: string;
-    description?: string;
-    transport?: string;
-    tool?: string;
-    longRunning?: boolean;
-    actuates?: boolean;
-    template?: string;
-    kit?: string;
-    force: boolean;
-    yes: boolean;
-  }>();
+  const opts = program.opts<Omit<CreateArgs, 'directory'>>();
   const [directory] = program.processedArgs as [string | undefined];
   return {
     kind: 'run',

@@ -1,13 +1,5 @@
-import {
-  isReservedToolName,
-  isScaffoldToolName,
-  MCP_TRANSPORTS,
-  type McpTransport,
-  RESERVED_TOOL_NAMES,
-  suggestSnakeCase,
-  toPascalCase,
-  TOOL_NAME_MAX_LENGTH,
-} from '@robot-mcp-kit/core';
+import { MCP_TRANSPORTS, type McpTransport, toPascalCase } from '@robot-mcp-kit/core';
+import { scaffoldToolNameProblem } from '@robot-mcp-kit/core/support';
 import { GeneratorError } from './generator.error.js';
 
 /** MCP transports the kit serves (`MCP_TRANSPORT`). */
@@ -41,29 +33,8 @@ export function validateServerName(name: string, input = '--name'): string {
  */
 export function validateToolName(name: string, input = '--tool'): string {
   const value = name.trim();
-  if (!isScaffoldToolName(value)) {
-    throw new GeneratorError(
-      'GENERATOR_INVALID_NAME',
-      input,
-      `"${name}" is not a valid tool name; use lower snake_case starting with a letter, each part ` +
-        `after "_" starting with a letter, at most ${TOOL_NAME_MAX_LENGTH} characters, ` +
-        `e.g. "${suggestSnakeCase(value) || 'scan_room'}"`,
-    );
-  }
-  if (value === 'constructor') {
-    throw new GeneratorError(
-      'GENERATOR_INVALID_NAME',
-      input,
-      '"constructor" cannot be a method name; choose another name',
-    );
-  }
-  if (isReservedToolName(value)) {
-    throw new GeneratorError(
-      'GENERATOR_INVALID_NAME',
-      input,
-      `"${value}" is reserved by the kit (${RESERVED_TOOL_NAMES.join(', ')}); choose another name, e.g. "my_${value}"`,
-    );
-  }
+  const problem = scaffoldToolNameProblem(value, name);
+  if (problem) throw new GeneratorError('GENERATOR_INVALID_NAME', input, problem);
   return value;
 }
 

@@ -193,3 +193,13 @@ export function errorText(error: unknown): string {
   const message = (error as { message?: unknown } | null)?.message;
   return typeof message === 'string' ? message : String(error);
 }
+
+/** Closes `client` if it is open; destroys it when a graceful close fails. */
+export async function closeClient(client: RedisClient): Promise<void> {
+  if (!client.isOpen) return;
+  try {
+    await client.close();
+  } catch {
+    client.destroy();
+  }
+}

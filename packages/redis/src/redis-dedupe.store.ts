@@ -1,6 +1,7 @@
 import { errorText } from './redis-connection.js';
-import { RedisRefusals } from './redis-refusals.js';
+import { RedisReceiverStore } from './redis-receiver.store.js';
 import { randomUUID } from 'node:crypto';
+import { Backoff } from '@robot-mcp-kit/core/support';
 import { type DedupeClaim, type DedupeStore } from '@robot-mcp-kit/receiver';
 import { type RedisClient } from './redis-connection.js';
 import {
@@ -44,7 +45,7 @@ export interface RedisDedupeStats {
  * When Redis does not answer, the event is refused with 503 + Retry-After (never delivered
  * without a claim), logged and counted.
  */
-export class RedisDedupeStore implements DedupeStore {
+export class RedisDedupeStore extends RedisReceiverStore implements DedupeStore {
   private readonly options: ResolvedRedisDedupeOptions;
   private readonly counts = {
     claimed: 0,
@@ -53,34 +54,26 @@ export class RedisDedupeStore implements DedupeStore {
     duplicates: 0,
     settleErrors: 0,
   };
-  private readonly refusals: RedisRefusals;
 
   /**
    * @param client a connected node-redis client; use `disableOfflineQueue: true` and a command
    *   timeout so that an outage answers 503 at once (as {@link createRedisDedupeStore} does).
    * @param ownsClient whether {@link close} closes the client.
    */
-  constructor(
-    private readonly client: RedisClient,
-    options: RedisDedupeOptions = {},
-    private readonly ownsClient = false,
-  ) {
-    this.options = resolveRedisDedupeOptions(options);
-    this.refusals = new RedisRefusals(
-      this.options.logger,
+  constructor(client: RedisClient, options: RedisDedupeOptions = {}, ownsClient = false) {
+    const resolved = resolveRedisDedupeOptions(options);
+    super(
+      client,
+      resolved,
       'Redis did not answer a dedupe claim: refusing events with 503 + Retry-After so that the poster retries (no event is delivered without its claim)',
-      this.options.unavailableRetryAfterS,
+      ownsClient,
     );
+    this.options = resolved;
   }
 
   /** Ids this instance stored as delivered (an estimate of the shared size, for stats). */
   get size(): number {
     return this.counts.delivered;
-  }
-
-  /** The key prefix in use. */
-  get keyPrefix(): string {
-    return this.options.keyPrefix;
   }
 
   stats(): RedisDedupeStats {
@@ -119,16 +112,6 @@ export class RedisDedupeStore implements DedupeStore {
     }
   }
 
-  /** Closes the client when the store created it (see {@link createRedisDedupeStore}). */
-  async close(): Promise<void> {
-    if (!this.ownsClient || !this.client.isOpen) return;
-    try {
-      await this.client.close();
-    } catch {
-      this.client.destroy();
-    }
-  }
-
   private async settle(redisKey: string, token: string, delivered: boolean): Promise<void> {
     try {
       if (delivered) {
@@ -154,10 +137,10 @@ export class RedisDedupeStore implements DedupeStore {
   /** Polls the key another instance claimed: true once delivered, false if released or too slow. */
   private async waitForOutcome(redisKey: string, claimedBy: string): Promise<boolean> {
     const deadline = Date.now() + this.options.inFlightWaitMs;
-    let pauseMs = 20;
+    const backoff = new Backoff(20, 250);
     while (Date.now() < deadline) {
+      const pauseMs = backoff.next();
       await new Promise((resolve) => setTimeout(resolve, pauseMs));
-      pauseMs = Math.min(pauseMs * 2, 250);
       let current: string | null;
       try {
         current = await this.client.get(redisKey);

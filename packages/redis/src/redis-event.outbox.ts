@@ -6,7 +6,7 @@ import {
   type ResolvedRedisEventOutboxOptions,
   resolveRedisEventOutboxOptions,
 } from './redis-outbox.options.js';
-import { type RedisClient } from './redis-connection.js';
+import { closeClient, type RedisClient } from './redis-connection.js';
 import { RetryBuffer } from './redis-outbox.retry.js';
 import { type RedisEventOutboxStats } from './redis-outbox.stats.js';
 
@@ -195,12 +195,7 @@ export class RedisEventOutbox implements EventOutbox {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.ticking;
-    if (!this.ownsClient || !this.client.isOpen) return;
-    try {
-      await this.client.close();
-    } catch {
-      this.client.destroy();
-    }
+    if (this.ownsClient) await closeClient(this.client);
   }
 
   /** One background pass; a failed pass is logged and counted, and the next one tries again. */

@@ -1,4 +1,4 @@
-import { RedisRefusals } from './redis-refusals.js';
+import { RedisReceiverStore } from './redis-receiver.store.js';
 import { type SeqBegin, type SeqStateStore, type SeqTaskRef } from '@robot-mcp-kit/receiver';
 import { type RedisClient } from './redis-connection.js';
 import {
@@ -68,32 +68,24 @@ export interface RedisSeqStateStats {
  * event. When Redis does not answer, `begin` answers unavailable: the receiver refuses the event
  * with 503 + Retry-After (never delivered without its seq check), logged and counted.
  */
-export class RedisSeqStateStore implements SeqStateStore {
+export class RedisSeqStateStore extends RedisReceiverStore implements SeqStateStore {
   private readonly options: ResolvedRedisSeqStateOptions;
   private readonly counts = { gaps: 0, committed: 0 };
-  private readonly refusals: RedisRefusals;
 
   /**
    * @param client a connected node-redis client, without offline queue and with a command
    *   timeout (as {@link createRedisSeqStateStore} makes it).
    * @param ownsClient whether {@link close} closes the client.
    */
-  constructor(
-    private readonly client: RedisClient,
-    options: RedisSeqStateOptions = {},
-    private readonly ownsClient = false,
-  ) {
-    this.options = resolveRedisSeqStateOptions(options);
-    this.refusals = new RedisRefusals(
-      this.options.logger,
+  constructor(client: RedisClient, options: RedisSeqStateOptions = {}, ownsClient = false) {
+    const resolved = resolveRedisSeqStateOptions(options);
+    super(
+      client,
+      resolved,
       'Redis did not answer a seq-state check: refusing events with 503 + Retry-After so that the poster retries',
-      this.options.unavailableRetryAfterS,
+      ownsClient,
     );
-  }
-
-  /** The key prefix in use. */
-  get keyPrefix(): string {
-    return this.options.keyPrefix;
+    this.options = resolved;
   }
 
   stats(): RedisSeqStateStats {
@@ -123,16 +115,6 @@ export class RedisSeqStateStore implements SeqStateStore {
     })) as number;
     this.counts.committed += 1;
     return before;
-  }
-
-  /** Closes the client when the store created it (see {@link createRedisSeqStateStore}). */
-  async close(): Promise<void> {
-    if (!this.ownsClient || !this.client.isOpen) return;
-    try {
-      await this.client.close();
-    } catch {
-      this.client.destroy();
-    }
   }
 
   /** `<prefix><server>:<task_id>`, both URI-encoded so that a ':' in a name cannot collide. */

@@ -3,27 +3,10 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { ConfigError, type StoredTask } from '@robot-mcp-kit/core';
 import { createRedisTaskStore, type RedisTaskStore } from '@robot-mcp-kit/redis';
 import { connectAdmin, deleteKeys, SECRET, SHARED_REDIS_URL } from './redis-test.helpers.js';
+import { storedTask } from '../../../test/support/stored-task.fixtures.js';
 
 function running(store: RedisTaskStore, taskId: string): StoredTask {
-  const at = new Date().toISOString();
-  return {
-    scope: 'anonymous',
-    owner: store.replicaId,
-    lastSeq: 1,
-    task: {
-      task_id: taskId,
-      server: 'sleeper',
-      tool: 'sleep_task',
-      state: 'running',
-      created_at: at,
-      updated_at: at,
-      triggers: [],
-      est_duration_s: null,
-      progress: null,
-      result: null,
-      failure: null,
-    },
-  };
+  return storedTask(store.replicaId, taskId, 'running', { lastSeq: 1 });
 }
 
 describe('task records sealed with a MAC (real Redis)', () => {

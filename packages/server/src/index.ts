@@ -31,10 +31,10 @@ export { JSONSchema } from 'class-validator-jsonschema';
 export { NoArgs } from './scanning/no-args.dto.js';
 
 // Running a server
-export { runServer } from './runtime/run-server.js';
-export type { RunServerOptions } from './runtime/run-server.js';
-export { bootstrap } from './runtime/bootstrap.js';
-export type { BootstrapOptions, CapabilityServerClass } from './runtime/bootstrap.js';
+export { runServer } from './bootstrap/run-server.js';
+export type { RunServerOptions } from './bootstrap/run-server.js';
+export { bootstrap } from './bootstrap/bootstrap.js';
+export type { BootstrapOptions, CapabilityServerClass } from './bootstrap/bootstrap.js';
 export type { RobotMcpApp, ListenInfo } from './runtime/robot-mcp-app.js';
 export type { TaskStoreOption, TaskStoreSettings } from './runtime/task-store.config.js';
 

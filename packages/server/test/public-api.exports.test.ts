@@ -38,7 +38,7 @@ describe('the built @robot-mcp-kit/server, resolved through its exports map', ()
   }, 60_000);
 
   it('a deep import of a file outside the exports map is refused', async () => {
-    await expect(exportsOf('@robot-mcp-kit/server/dist/runtime/bootstrap.js')).rejects.toThrow(
+    await expect(exportsOf('@robot-mcp-kit/server/dist/bootstrap/bootstrap.js')).rejects.toThrow(
       /ERR_PACKAGE_PATH_NOT_EXPORTED/,
     );
   }, 60_000);

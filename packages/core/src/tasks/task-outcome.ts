@@ -43,15 +43,3 @@ export function awaitCancelledBody(
     });
   });
 }
-
-/** Resolves when `promise` settles or after `ms` on `clock`, whichever comes first. Never rejects. */
-export function waitAtMost(promise: Promise<unknown>, clock: Clock, ms: number): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const timer = clock.setTimeout(resolve, ms);
-    const done = (): void => {
-      clock.clearTimeout(timer);
-      resolve();
-    };
-    promise.then(done, done);
-  });
-}

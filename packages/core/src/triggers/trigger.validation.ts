@@ -1,15 +1,14 @@
 import { type FieldIssue, TriggerValidationError } from '../errors/kit.error.js';
 import { isJsonObject } from '../models/json.types.js';
-import { describeValue, errorMessage, jsonSafetyProblem } from '../tasks/task-json.util.js';
+import { describeValue, errorMessage } from '../tasks/task-json.util.js';
+import { JSON_LIMITS, jsonLimitProblem } from '../support/json-limits.js';
 import { type TriggerRegistry } from './trigger.registry.js';
 import { type Trigger } from './trigger.types.js';
 
 /** Most triggers one task may carry. */
 export const MAX_TRIGGERS = 64;
 /** Largest serialized trigger: each one is echoed in every `trigger_fired` event it causes. */
-export const MAX_TRIGGER_BYTES = 16_384;
-/** Deepest nesting inside one trigger (built-in triggers are flat). */
-export const MAX_TRIGGER_DEPTH = 16;
+export const MAX_TRIGGER_BYTES = JSON_LIMITS.trigger.maxBytes;
 
 const FIELD_PROBLEM = /^([A-Za-z_$][\w$]*(?:(?:\.[A-Za-z_$][\w$]*)|(?:\[\d+\]))*): (.+)$/s;
 
@@ -42,11 +41,7 @@ export function validateTriggers(raw: unknown, registry: TriggerRegistry): Trigg
   const issues: FieldIssue[] = [];
   // The shared safety check first, on every trigger: nothing below walks or copies a hostile one.
   raw.forEach((trigger: unknown, index) => {
-    const problem = jsonSafetyProblem(
-      trigger,
-      { maxDepth: MAX_TRIGGER_DEPTH, maxBytes: MAX_TRIGGER_BYTES * 2 },
-      `triggers[${index}]`,
-    );
+    const problem = jsonLimitProblem('trigger', trigger, `triggers[${index}]`);
     if (problem) issues.push(fieldIssue(problem));
   });
   if (issues.length > 0) throw new TriggerValidationError(issues);

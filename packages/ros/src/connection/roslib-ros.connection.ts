@@ -1,5 +1,6 @@
 import { type JsonObject, type TaskContext, TaskCancelledError } from '@robot-mcp-kit/server';
 import { exploreCapabilityServer } from '@robot-mcp-kit/server/advanced';
+import { Backoff } from '@robot-mcp-kit/core/support';
 import { Action, Ros, Service, Topic } from 'roslib';
 import {
   type RosActionType,
@@ -39,14 +40,14 @@ export class RoslibRosConnection {
   private readonly onDrop = new Set<() => void>();
   private readonly waiters = new Set<() => void>();
   private readonly actuating: ReadonlySet<string> | undefined;
-  private delayMs: number;
+  private readonly backoff: Backoff;
   private retry: NodeJS.Timeout | undefined;
   private closed = false;
   private everConnected = false;
 
   constructor(options: RosConnectionOptions) {
     this.options = resolveRosConnectionOptions(options);
-    this.delayMs = this.options.reconnectInitialMs;
+    this.backoff = new Backoff(this.options.reconnectInitialMs, this.options.reconnectMaxMs);
     this.actuating = options.server
       ? new Set(
           exploreCapabilityServer(options.server)
@@ -247,7 +248,7 @@ export class RoslibRosConnection {
   }
 
   private connected(): void {
-    this.delayMs = this.options.reconnectInitialMs;
+    this.backoff.reset();
     this.options.logger.info(`rosbridge: connected to ${this.url}${this.everConnected ? ' again' : ''}`);
     this.everConnected = true;
     for (const waiter of [...this.waiters]) waiter();
@@ -256,7 +257,9 @@ export class RoslibRosConnection {
   private dropped(): void {
     this.failInFlight();
     if (this.closed) return;
-    this.options.logger.warn(`rosbridge: connection to ${this.url} lost; reconnecting in ${this.delayMs} ms`);
+    this.options.logger.warn(
+      `rosbridge: connection to ${this.url} lost; reconnecting in ${this.backoff.currentMs} ms`,
+    );
     this.scheduleReconnect();
   }
 
@@ -268,8 +271,7 @@ export class RoslibRosConnection {
 
   private scheduleReconnect(): void {
     if (this.closed || this.retry) return;
-    const delay = this.delayMs;
-    this.delayMs = Math.min(this.delayMs * 2, this.options.reconnectMaxMs);
+    const delay = this.backoff.next();
     this.retry = setTimeout(() => {
       this.retry = undefined;
       this.dial();

@@ -74,8 +74,8 @@ export type {
 // Configuration and the HTTP listener
 export { checkLogLevel, transportConfigFromEnv, TRANSPORT_KINDS } from '../runtime/server-config.js';
 export type { TransportConfig, TransportKind } from '../runtime/server-config.js';
-export { parseServerArgs } from '../runtime/run-server.js';
-export type { ServerArgs } from '../runtime/run-server.js';
+export { parseServerArgs } from '../bootstrap/run-server.js';
+export type { ServerArgs } from '../bootstrap/run-server.js';
 export { listenHttp } from '../transports/http-listener.loader.js';
 export type { HttpListener, HttpListenerOptions, SessionOpener } from '../transports/http.listener.js';
 export type { HttpSecurityConfig, HttpSecurityOptions } from '../transports/http-options.js';

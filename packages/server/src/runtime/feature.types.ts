@@ -49,11 +49,18 @@ export interface FeatureContribution {
 
 /**
  * A built-in capability of the kit (event feed, task resources, session clean-up, tool policy,
- * native tasks): made by a factory with typed options in its folder under `features/`, listed once
- * in `features/builtin-features.ts`. `bootstrap()` only composes what the features contribute.
+ * native tasks): made by a factory with typed options in its own folder of the server's features,
+ * listed once in `builtin-features.ts` there. `bootstrap()` only composes what the features contribute.
  */
 export interface Feature {
   readonly name: string;
   /** Wires the feature into one app; throws a ConfigError for bad options or variables. */
   setup(ctx: FeatureContext): FeatureContribution;
+}
+
+/** The task resources' session hooks; the MCP 2026 leg reads `intervalMs` to serve the same. */
+export interface TaskResourcesExtension extends AppExtension {
+  readonly name: 'task-resources';
+  /** Minimum interval between two updates of one URI, resolved from the option or variable. */
+  readonly intervalMs: number;
 }

@@ -5,12 +5,8 @@ import {
   type ServerNotifier,
 } from '@modelcontextprotocol/server';
 import { type Clock, type Logger, type TaskManager } from '@robot-mcp-kit/core';
-import {
-  RUNNING_TASKS_URI,
-  TaskResourceCatalog,
-  taskUri,
-} from '../features/resources/task-resources.catalog.js';
-import { UpdateCoalescer } from '../features/resources/update-coalescer.js';
+import { RUNNING_TASKS_URI, TaskResourceCatalog, taskUri } from '../task-views/task-resources.catalog.js';
+import { UpdateCoalescer } from '../task-views/update-coalescer.js';
 import { scopeOf, type TaskOwners } from '../auth/task-owners.js';
 
 const LIST_KEY = 'list';

@@ -22,7 +22,7 @@ import { firstStdioEra, resumeWhenListened } from '../transports/stdio-era.route
 import { type HttpListener } from '../transports/http.listener.js';
 import { type ModernWiring } from './modern-leg.wiring.js';
 import { type TransportConfig } from './server-config.js';
-import { type TaskResourcesExtension } from '../features/resources/task-resources.feature.js';
+import { type TaskResourcesExtension } from './feature.types.js';
 import { type TaskStoreBridge } from './task-store.bridge.js';
 import { LazyJsonSchemaValidator } from './lazy-json-schema.validator.js';
 

@@ -13,7 +13,9 @@ import {
   type TaskInfoJson,
   type TaskManager,
   type TaskStore,
+  systemClock,
 } from '@robot-mcp-kit/core';
+import { Backoff, waitAtMost } from '@robot-mcp-kit/core/support';
 import { randomUUID } from 'node:crypto';
 import { mayAccess, scopeOf } from '../auth/task-owners.js';
 import { type TaskStarter } from '../tools/task-starter.js';
@@ -33,7 +35,7 @@ const MAX_ID_ATTEMPTS = 100;
 interface PendingWrite {
   next: StoredTask | undefined;
   running: Promise<void> | undefined;
-  retryMs: number;
+  retry: Backoff;
 }
 
 /** What the bridge is wired to. */
@@ -185,10 +187,7 @@ export class TaskStoreBridge {
   async seqStored(taskId: string, waitMs: number): Promise<void> {
     await Promise.resolve(); // the TaskManager notifies its listeners right after posting the event
     if (!this.writes.has(taskId)) return;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
-    await Promise.race([this.whenWritten(taskId), late]);
-    clearTimeout(timer);
+    await waitAtMost(this.whenWritten(taskId), systemClock, waitMs);
   }
 
   /**
@@ -196,13 +195,8 @@ export class TaskStoreBridge {
    * a store outage the task_id is still answered — the write keeps being retried — and a warning says so).
    */
   private async startWritten(taskId: string): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<boolean>(
-      (resolve) => (timer = setTimeout(() => resolve(true), START_WRITE_WAIT_MS)),
-    );
-    const isLate = await Promise.race([this.whenWritten(taskId).then(() => false), late]);
-    clearTimeout(timer);
-    if (isLate) {
+    const inTime = await waitAtMost(this.whenWritten(taskId), systemClock, START_WRITE_WAIT_MS);
+    if (!inTime) {
       this.parts.logger.warn('task store unreachable: answering the start before the task is stored', {
         task_id: taskId,
       });
@@ -257,8 +251,6 @@ export class TaskStoreBridge {
   async putAlias(alias: string, taskId: string, ttlMs: number): Promise<void> {
     const store = this.store;
     if (!store) return;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, START_WRITE_WAIT_MS)));
     const written = store.putAlias(alias, taskId, ttlMs).catch((error: unknown) => {
       this.failedWrites += 1;
       this.parts.logger.warn('task store: could not record a task handle; other replicas will not find it', {
@@ -266,8 +258,7 @@ export class TaskStoreBridge {
         error: error instanceof Error ? error.message : String(error),
       });
     });
-    await Promise.race([written, late]);
-    clearTimeout(timer);
+    await waitAtMost(written, systemClock, START_WRITE_WAIT_MS);
   }
 
   /** The task an alias names, if it is a task of `scope`. */
@@ -328,9 +319,7 @@ export class TaskStoreBridge {
     const store = this.store;
     if (!store) return;
     const flushed = Promise.all([...this.writes.keys()].map((id) => this.whenWritten(id)));
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([flushed, new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_FLUSH_MS)))]);
-    clearTimeout(timer);
+    await waitAtMost(flushed, systemClock, CLOSE_FLUSH_MS);
     for (const stop of this.stops.splice(0)) stop();
     this.parts.starter.setIdReserver(undefined);
     this.store = undefined;
@@ -366,7 +355,7 @@ export class TaskStoreBridge {
     };
     let pending = this.writes.get(taskId);
     if (!pending) {
-      pending = { next: undefined, running: undefined, retryMs: FIRST_RETRY_MS };
+      pending = { next: undefined, running: undefined, retry: new Backoff(FIRST_RETRY_MS, MAX_RETRY_MS) };
       this.writes.set(taskId, pending);
     }
     pending.next = entry;
@@ -380,7 +369,7 @@ export class TaskStoreBridge {
       pending.next = undefined;
       try {
         await store.put(entry);
-        pending.retryMs = FIRST_RETRY_MS;
+        pending.retry.reset();
       } catch (error) {
         if (error instanceof RobotMcpKitError && error.code === REPLICA_FENCED) {
           this.parts.logger.warn(error.message, { task_id: taskId }); // refused for good: not retried
@@ -390,12 +379,12 @@ export class TaskStoreBridge {
         pending.next ??= entry;
         this.parts.logger.warn('task store write failed; retrying', {
           task_id: taskId,
-          retry_ms: pending.retryMs,
+          retry_ms: pending.retry.currentMs,
           write_errors: this.failedWrites,
           error: error instanceof Error ? error.message : String(error),
         });
-        await new Promise((resolve) => setTimeout(resolve, pending.retryMs).unref());
-        pending.retryMs = Math.min(pending.retryMs * 2, MAX_RETRY_MS);
+        const pause = pending.retry.next();
+        await new Promise((resolve) => setTimeout(resolve, pause).unref());
         if (this.store !== store) break;
       }
     }

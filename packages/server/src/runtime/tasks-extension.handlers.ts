@@ -7,8 +7,8 @@ import {
 } from '@modelcontextprotocol/server';
 import { parseTaskInfo, type StoredTask, type TaskInfo, type TaskManager } from '@robot-mcp-kit/core';
 import { z } from 'zod';
-import { taskPayloadResult } from '../features/native-tasks/task-payload.builder.js';
-import { statusMessageOf } from '../features/native-tasks/task-status.mapper.js';
+import { taskPayloadResult } from '../task-views/task-payload.builder.js';
+import { statusMessageOf } from '../task-views/task-status.mapper.js';
 import { scopeOf } from '../auth/task-owners.js';
 import { type ExtensionTaskEntry, type ExtensionTaskIndex } from './extension-task.index.js';
 import { type TaskStoreBridge } from './task-store.bridge.js';

@@ -1,18 +1,15 @@
 import { plainToInstance } from 'class-transformer';
 import { type ValidationError, validate } from 'class-validator';
-import { isJsonObject, jsonSafetyProblem } from '@robot-mcp-kit/core';
+import { isJsonObject } from '@robot-mcp-kit/core';
+import { jsonLimitProblem } from '@robot-mcp-kit/core/support';
 import { ToolArgumentsError } from '../errors/server.error.js';
 import { type DtoClass } from '../metadata/decorator-args.types.js';
-
-/** Deepest nesting in tool arguments. */
-export const MAX_ARGUMENT_DEPTH = 32;
-/** Largest tool arguments, in (estimated) bytes of JSON. */
-export const MAX_ARGUMENT_BYTES = 1_000_000;
 
 /**
  * Transforms and validates the raw arguments of a tool call into an instance of its DTO, with
  * class-transformer's `plainToInstance` and class-validator's `validate` (the author's copies: both
- * are peers). Unknown properties, prototype-polluting keys and over-deep nesting are rejected.
+ * are peers). Unknown properties, prototype-polluting keys and over-deep nesting are rejected
+ * (`JSON_LIMITS.arguments` of `@robot-mcp-kit/core/support`).
  * @throws ToolArgumentsError naming each field and constraint.
  */
 export async function validateArguments(
@@ -22,7 +19,7 @@ export async function validateArguments(
 ): Promise<object> {
   const input = raw ?? {};
   if (!isJsonObject(input)) throw new ToolArgumentsError(tool, ['arguments must be a JSON object']);
-  const unsafe = jsonSafetyProblem(input, { maxDepth: MAX_ARGUMENT_DEPTH, maxBytes: MAX_ARGUMENT_BYTES }, '');
+  const unsafe = jsonLimitProblem('arguments', input, '');
   if (unsafe) throw new ToolArgumentsError(tool, [unsafe]);
   if (!dto) {
     const extra = Object.keys(input);

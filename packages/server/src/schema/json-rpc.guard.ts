@@ -1,11 +1,8 @@
 import { type Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { jsonSafetyProblem, type Logger } from '@robot-mcp-kit/core';
+import { type Logger } from '@robot-mcp-kit/core';
+import { jsonLimitProblem } from '@robot-mcp-kit/core/support';
 
-/** Deepest nesting in the `params` of a request (tool arguments are checked again at 32). */
-export const MAX_PARAMS_DEPTH = 40;
-/** Largest `params` of a request, in (estimated) bytes of JSON. */
-export const MAX_PARAMS_BYTES = 4 * 1024 * 1024;
 /** Longest error message sent: caller input echoed in an error stays a short prefix. */
 export const MAX_ERROR_MESSAGE_CHARS = 1000;
 
@@ -18,7 +15,8 @@ type OnMessage = NonNullable<Transport['onmessage']>;
 /**
  * Guards one session's transport, below the SDK:
  *
- * - every request's `params` pass the kit's JSON safety check (depth, size, and no `__proto__`,
+ * - every request's `params` pass the kit's JSON safety check (`JSON_LIMITS.params` of
+ *   `@robot-mcp-kit/core/support`: depth, size, and no `__proto__`,
  *   `constructor` or `prototype` key at any depth) on the message as parsed from the wire, before
  *   the SDK's schemas rebuild it (which silently drops a top-level `"__proto__"` argument). A
  *   refused request gets a -32602 error naming the field and reaches no handler, so nothing starts;
@@ -77,11 +75,7 @@ function accessorOf(object: object, key: string): PropertyDescriptor | undefined
 
 function problemOf(message: JSONRPCMessage): string | undefined {
   if (!('method' in message) || message.params === undefined) return undefined;
-  return jsonSafetyProblem(
-    message.params,
-    { maxDepth: MAX_PARAMS_DEPTH, maxBytes: MAX_PARAMS_BYTES },
-    'params',
-  );
+  return jsonLimitProblem('params', message.params, 'params');
 }
 
 /** An initialize result without the `tasks` capability when the negotiated version predates tasks. */

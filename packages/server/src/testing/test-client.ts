@@ -13,7 +13,7 @@ import {
   MemoryLogger,
   type TaskEvent,
 } from '@robot-mcp-kit/core';
-import { bootstrap, type BootstrapOptions, type CapabilityServerClass } from '../runtime/bootstrap.js';
+import { bootstrap, type BootstrapOptions, type CapabilityServerClass } from '../bootstrap/bootstrap.js';
 import { type RobotMcpApp } from '../runtime/robot-mcp-app.js';
 
 /**

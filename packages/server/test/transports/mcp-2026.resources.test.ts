@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { ArmServer, openGate, type Rig, rig, until } from '../features/native-tasks/native-tasks.fixtures.js';
 import { VERSION, WireClient } from '../../../../test/support/mcp-2026.wire-client.js';
-import { TaskResourceCatalog } from '../../src/features/resources/task-resources.catalog.js';
+import { TaskResourceCatalog } from '../../src/task-views/task-resources.catalog.js';
 
 /*
  * `tasks://` resources on the MCP 2026-07-28 leg, and task changes pushed on `subscriptions/listen`

@@ -1,7 +1,7 @@
 import { type Clock, type TaskInfo, type TimerHandle } from '@robot-mcp-kit/core';
 import { type SessionContext } from '../../tools/registered-tool.js';
 import { InvalidTaskCursorError, TaskWaitAbortedError } from './native-task.errors.js';
-import { type TaskRetention } from './task-status.mapper.js';
+import { type TaskRetention } from '../../task-views/task-status.mapper.js';
 
 /** One task created over the protocol (a task-augmented tools/call). */
 export interface NativeTaskEntry extends TaskRetention {

@@ -10,8 +10,8 @@ import {
 import { type SessionContext } from '../../tools/registered-tool.js';
 import { type NativeTaskEntry, NativeTaskIndex } from './native-task.index.js';
 import { type ResolvedNativeTasksOptions } from './native-tasks.options.js';
-import { relatedTaskMeta } from './task-payload.builder.js';
-import { progressValues, toProtocolTask } from './task-status.mapper.js';
+import { relatedTaskMeta } from '../../task-views/task-payload.builder.js';
+import { progressValues, toProtocolTask } from '../../task-views/task-status.mapper.js';
 
 /** The origin tag under which a native-task call puts its {@link NativeTaskCall}. */
 export const NATIVE_TASK_TAG: unique symbol = Symbol('robot-mcp-kit.native-task');

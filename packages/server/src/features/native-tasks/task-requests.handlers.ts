@@ -15,8 +15,8 @@ import { type SessionContext } from '../../tools/registered-tool.js';
 import { TaskNotCancellableError, UnknownTaskError } from './native-task.errors.js';
 import { type NativeTaskEntry } from './native-task.index.js';
 import { type NativeTaskService } from './native-task.service.js';
-import { taskPayloadResult } from './task-payload.builder.js';
-import { PROTOCOL_STATUS, toProtocolTask } from './task-status.mapper.js';
+import { taskPayloadResult } from '../../task-views/task-payload.builder.js';
+import { PROTOCOL_STATUS, toProtocolTask } from '../../task-views/task-status.mapper.js';
 
 /** The tasks capability: tasks/list, tasks/cancel, and task-augmented tools/call. */
 export const TASKS_CAPABILITY: NonNullable<ServerCapabilities['tasks']> = Object.freeze({

@@ -4,7 +4,7 @@ import { type RegisteredTool, type ToolCall } from '../../tools/registered-tool.
 import { TaskStartError } from './native-task.errors.js';
 import { NATIVE_TASK_TAG, type NativeTaskCall, type NativeTaskService } from './native-task.service.js';
 import { grantedTtl } from './native-tasks.options.js';
-import { toProtocolTask } from './task-status.mapper.js';
+import { toProtocolTask } from '../../task-views/task-status.mapper.js';
 
 /**
  * Offers a long-running tool (one with `start`) as an MCP task: lists `execution.taskSupport:

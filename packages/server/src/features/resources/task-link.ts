@@ -1,6 +1,6 @@
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type RegisteredTool } from '../../tools/registered-tool.js';
-import { taskUri } from './task-resources.catalog.js';
+import { taskUri } from '../../task-views/task-resources.catalog.js';
 
 /**
  * The long-running tools with a `resource_link` to `tasks://{task_id}` after their TaskInfo text:

@@ -1,17 +1,16 @@
 import { type Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type Clock, type Logger, type TaskManager } from '@robot-mcp-kit/core';
-import { type Feature } from '../../runtime/feature.types.js';
-import { type AppExtension } from '../../runtime/robot-mcp-app.js';
+import { type Feature, type TaskResourcesExtension } from '../../runtime/feature.types.js';
 import { type SessionContext } from '../../tools/registered-tool.js';
 import { type TaskStoreBridge } from '../../runtime/task-store.bridge.js';
 import { type TaskOwners } from '../../auth/task-owners.js';
 import { parseInteger } from '../feature-config.js';
 import { type TaskResourcesOptions } from './task-resources.options.js';
-import { RUNNING_TASKS_URI, TaskResourceCatalog, taskUri } from './task-resources.catalog.js';
+import { RUNNING_TASKS_URI, TaskResourceCatalog, taskUri } from '../../task-views/task-resources.catalog.js';
 import { installLegacyTaskResources, legacyNotFound } from './task-resources.legacy.js';
 import { withTaskLinks } from './task-link.js';
-import { UpdateCoalescer } from './update-coalescer.js';
+import { UpdateCoalescer } from '../../task-views/update-coalescer.js';
 
 /** Default minimum interval between two updates of one URI. */
 export const DEFAULT_RESOURCE_UPDATE_INTERVAL_MS = 250;
@@ -133,13 +132,6 @@ export class TaskResourceHub {
       });
     }
   }
-}
-
-/** The task resources' session hooks; the MCP 2026 leg reads `intervalMs` to serve the same. */
-export interface TaskResourcesExtension extends AppExtension {
-  readonly name: 'task-resources';
-  /** Minimum interval between two updates of one URI, resolved from the option or variable. */
-  readonly intervalMs: number;
 }
 
 /**

@@ -6,7 +6,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { type TaskResourceCatalog } from './task-resources.catalog.js';
+import { type TaskResourceCatalog } from '../../task-views/task-resources.catalog.js';
 
 /**
  * Installs resources/list, resources/templates/list and resources/read of the `tasks://` resources

@@ -26,8 +26,8 @@ import {
   progressValues,
   statusMessageOf,
   toProtocolTask,
-} from '../../../src/features/native-tasks/task-status.mapper.js';
-import { taskPayloadResult } from '../../../src/features/native-tasks/task-payload.builder.js';
+} from '../../../src/task-views/task-status.mapper.js';
+import { taskPayloadResult } from '../../../src/task-views/task-payload.builder.js';
 
 function info(state: TaskState, extra: Partial<Parameters<typeof TaskInfo.create>[0]> = {}): TaskInfo {
   return TaskInfo.create({

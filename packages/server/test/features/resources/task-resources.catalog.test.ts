@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { TaskResourceCatalog } from '../../../src/features/resources/task-resources.catalog.js';
+import { TaskResourceCatalog } from '../../../src/task-views/task-resources.catalog.js';
 import { ArmServer } from '../fixtures/arm.server.js';
 import { type AppHarness, startApp, until } from '../fixtures/multi-client.js';
 

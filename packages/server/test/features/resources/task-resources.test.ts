@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ManualClock } from '@robot-mcp-kit/core';
 import { bootstrap } from '@robot-mcp-kit/server';
-import { UpdateCoalescer } from '../../../src/features/resources/update-coalescer.js';
+import { UpdateCoalescer } from '../../../src/task-views/update-coalescer.js';
 import { ArmServer } from '../fixtures/arm.server.js';
 import { type AppHarness, type Session, startApp, until } from '../fixtures/multi-client.js';
 

@@ -1,6 +1,6 @@
 import { shortText, type TaskInfo, type TaskInfoJson, type TaskManager } from '@robot-mcp-kit/core';
-import { type TaskStoreBridge } from '../../runtime/task-store.bridge.js';
-import { type TaskOwners } from '../../auth/task-owners.js';
+import { type TaskStoreBridge } from '../runtime/task-store.bridge.js';
+import { type TaskOwners } from '../auth/task-owners.js';
 
 /** The running tasks: `{"tasks": [TaskInfo, ...]}`. */
 export const RUNNING_TASKS_URI = 'tasks://running';

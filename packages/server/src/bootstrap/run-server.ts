@@ -3,8 +3,8 @@ import { ConfigError, RobotMcpKitError } from '@robot-mcp-kit/core';
 import { parseInteger } from '../features/feature-config.js';
 import { parseToolPatterns } from '../rules/tool-pattern.rules.js';
 import { bootstrap, type BootstrapOptions, type CapabilityServerClass } from './bootstrap.js';
-import { type ListenInfo, type RobotMcpApp } from './robot-mcp-app.js';
-import { checkLogLevel } from './server-config.js';
+import { type ListenInfo, type RobotMcpApp } from '../runtime/robot-mcp-app.js';
+import { checkLogLevel } from '../runtime/server-config.js';
 
 /** Options of {@link runServer}. */
 export interface RunServerOptions<T extends object> extends BootstrapOptions<T> {

@@ -25,15 +25,15 @@ import { TaskStarter } from '../tools/task-starter.js';
 import { TaskOwners } from '../auth/task-owners.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import { type BuiltinFeatureOptions, builtinFeatures } from '../features/builtin-features.js';
-import { replicaIdFrom, StoreEventOutbox } from './store-outbox.js';
-import { type Feature, type FeatureContext, type FeatureContribution } from './feature.types.js';
+import { replicaIdFrom, StoreEventOutbox } from '../runtime/store-outbox.js';
+import { type Feature, type FeatureContext, type FeatureContribution } from '../runtime/feature.types.js';
 import { type RegisteredTool } from '../tools/registered-tool.js';
-import { type AppExtension, RobotMcpApp } from './robot-mcp-app.js';
-import { type TransportConfig, transportConfigFromEnv } from './server-config.js';
+import { type AppExtension, RobotMcpApp } from '../runtime/robot-mcp-app.js';
+import { type TransportConfig, transportConfigFromEnv } from '../runtime/server-config.js';
 import { type AuthOptions } from '../auth/auth.options.js';
 import { type HttpSecurityOptions, httpSecurityFromEnv } from '../transports/http-options.js';
-import { openTaskStore, type TaskStoreOption, taskStoreSetting } from './task-store.config.js';
-import { TaskStoreBridge } from './task-store.bridge.js';
+import { openTaskStore, type TaskStoreOption, taskStoreSetting } from '../runtime/task-store.config.js';
+import { TaskStoreBridge } from '../runtime/task-store.bridge.js';
 
 /** A capability server class (decorated with `@CapabilityServer`). */
 export type CapabilityServerClass<T extends object = object> = new (...args: never[]) => T;
