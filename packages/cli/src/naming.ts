@@ -7,7 +7,7 @@ import {
   suggestSnakeCase,
   TOOL_NAME_MAX_LENGTH,
   TRIGGER_TYPE_MAX_LENGTH,
-} from '@robot-mcp-kit/core';
+} from '@robot-mcp-kit/core/rules';
 import { CliError } from './cli.error.js';
 
 /**

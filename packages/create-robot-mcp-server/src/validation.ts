@@ -7,7 +7,7 @@ import {
   suggestSnakeCase,
   toPascalCase,
   TOOL_NAME_MAX_LENGTH,
-} from '@robot-mcp-kit/core';
+} from '@robot-mcp-kit/core/rules';
 import { GeneratorError } from './generator.error.js';
 
 /** MCP transports the kit serves (`MCP_TRANSPORT`). */

@@ -1,4 +1,5 @@
-import { InMemoryTaskStore, type StoredTask, type TaskInfoJson } from '@robot-mcp-kit/core';
+import { type TaskInfoJson } from '@robot-mcp-kit/core';
+import { InMemoryTaskStore, type StoredTask } from '@robot-mcp-kit/core/store';
 
 function stored(
   taskId: string,

@@ -1,6 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { type ValidationError, validate } from 'class-validator';
-import { isJsonObject, jsonSafetyProblem } from '@robot-mcp-kit/core';
+import { isJsonObject } from '@robot-mcp-kit/core';
+import { jsonSafetyProblem } from '@robot-mcp-kit/core/rules';
 import { ToolArgumentsError } from '../errors/server.error.js';
 import { type DtoClass } from '../metadata/decorator-args.types.js';
 

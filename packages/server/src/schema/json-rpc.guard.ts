@@ -1,6 +1,7 @@
 import { type Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { jsonSafetyProblem, type Logger } from '@robot-mcp-kit/core';
+import { type Logger } from '@robot-mcp-kit/core';
+import { jsonSafetyProblem } from '@robot-mcp-kit/core/rules';
 
 /** Deepest nesting in the `params` of a request (tool arguments are checked again at 32). */
 export const MAX_PARAMS_DEPTH = 40;
