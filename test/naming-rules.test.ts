@@ -1,5 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { BUILTIN_TRIGGER_TYPES, MCP_TRANSPORTS, RESERVED_TOOL_NAMES, toCamelCase } from '@robot-mcp-kit/core';
+import {
+  BUILTIN_TRIGGER_TYPES,
+  MCP_TRANSPORTS,
+  RESERVED_TOOL_NAMES,
+  toCamelCase,
+} from '@robot-mcp-kit/core/rules';
 import { validateToolName as cliValidateToolName, validateTriggerType } from '@robot-mcp-kit/cli';
 import { CapabilityServer, DecorationError, Tool, Trigger } from '@robot-mcp-kit/server';
 import { connectTestClient } from '@robot-mcp-kit/server/testing';

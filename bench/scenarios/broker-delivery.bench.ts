@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { type AddressInfo } from 'node:net';
-import { EventPoster, type EventTransport, HttpEventTransport } from '@robot-mcp-kit/core';
+import { EventPoster, type EventTransport } from '@robot-mcp-kit/core';
+import { HttpEventTransport } from '@robot-mcp-kit/core/transport';
 import { createEventReceiver, type EventReceiver } from '@robot-mcp-kit/receiver';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';

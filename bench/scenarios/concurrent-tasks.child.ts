@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { InMemoryEventTransport, silentLogger, type TaskEvent } from '@robot-mcp-kit/core';
+import { silentLogger, type TaskEvent } from '@robot-mcp-kit/core';
+import { InMemoryEventTransport } from '@robot-mcp-kit/core/testing';
 import { bootstrap } from '@robot-mcp-kit/server';
 import { FleetServer, PATROL_PROGRESS_EVENTS } from '../fixtures/fleet.server.js';
 import { SCALE_SECRET } from '../fixtures/scale.constants.js';

@@ -1,5 +1,5 @@
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { redactUrlCredentials } from '@robot-mcp-kit/core';
+import { redactUrlCredentials } from '@robot-mcp-kit/core/rules';
 import { AckEventTransport } from '../fixtures/ack.transport.js';
 import { LoopbackReceiver } from '../fixtures/receiver.client.js';
 import {

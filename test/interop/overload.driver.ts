@@ -1,10 +1,5 @@
-import {
-  EventPoster,
-  HttpEventTransport,
-  TaskEvent,
-  type EventType,
-  type JsonObject,
-} from '@robot-mcp-kit/core';
+import { EventPoster, TaskEvent, type EventType, type JsonObject } from '@robot-mcp-kit/core';
+import { HttpEventTransport } from '@robot-mcp-kit/core/transport';
 import { until } from '../support/until.js';
 
 /** The secret both receivers of the interop suites verify (a test constant, not a credential). */

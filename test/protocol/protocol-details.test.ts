@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core';
+import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { bootstrap, type CapabilityServerClass, type RobotMcpApp } from '@robot-mcp-kit/server';
 import { NavigationServer } from '../../examples/navigation/src/navigation.server.js';
 import { PerceptionWatcherServer } from '../../examples/perception-watcher/src/perception-watcher.server.js';

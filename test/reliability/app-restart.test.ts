@@ -3,13 +3,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import {
-  HttpEventTransport,
-  ManualClock,
-  MemoryLogger,
-  type TaskEvent,
-  type TaskInfo,
-} from '@robot-mcp-kit/core';
+import { type TaskEvent, type TaskInfo } from '@robot-mcp-kit/core';
+import { ManualClock, MemoryLogger } from '@robot-mcp-kit/core/testing';
+import { HttpEventTransport } from '@robot-mcp-kit/core/transport';
 import {
   createEventReceiver,
   type EventReceiver,

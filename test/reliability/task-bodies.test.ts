@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   EventPoster,
-  InMemoryEventTransport,
-  ManualClock,
-  MemoryLogger,
   type TaskBody,
   type TaskContext,
   type TaskInfo,
   TaskManager,
 } from '@robot-mcp-kit/core';
+import { InMemoryEventTransport, ManualClock, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { rejectionRecorder } from './helpers/rig.js';
 import { turns, until } from './helpers/drive.js';
 

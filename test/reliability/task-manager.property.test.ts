@@ -2,8 +2,6 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import {
   type EventType,
-  ManualClock,
-  MemoryLogger,
   TASK_STATES,
   type TaskContext,
   TaskError,
@@ -12,6 +10,7 @@ import {
   type TaskState,
   type Trigger,
 } from '@robot-mcp-kit/core';
+import { ManualClock, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { newTaskId } from '../../packages/core/src/tasks/task-id.js';
 import { turns } from './helpers/drive.js';
 

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { type CallToolResult, ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { InMemoryEventTransport, ManualClock, MemoryLogger } from '@robot-mcp-kit/core';
+import { InMemoryEventTransport, ManualClock, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { bootstrap, type CapabilityServerClass, type RobotMcpApp } from '@robot-mcp-kit/server';
 import { SleeperServer } from '../../examples/sleeper/src/sleeper.server.js';
 import { figure } from './helpers/drive.js';

@@ -1,4 +1,5 @@
-import { ManualClock, type TaskEvent } from '@robot-mcp-kit/core';
+import { type TaskEvent } from '@robot-mcp-kit/core';
+import { ManualClock } from '@robot-mcp-kit/core/testing';
 import { type CapabilityServerClass } from '@robot-mcp-kit/server';
 import { connectTestClient, type TestClient } from '@robot-mcp-kit/server/testing';
 

@@ -1,4 +1,5 @@
-import { type StoredTask, type TaskInfoJson } from '@robot-mcp-kit/core';
+import { type StoredTask } from '@robot-mcp-kit/core/store';
+import { type TaskInfoJson } from '@robot-mcp-kit/core';
 
 /** The TaskInfo JSON of a `sleeper` task in `state`, created (and updated) at `createdMs`. */
 export function taskJson(taskId: string, state: TaskInfoJson['state'], createdMs = Date.now()): TaskInfoJson {

@@ -1,4 +1,5 @@
-import { ConfigError, redactUrlCredentials } from '@robot-mcp-kit/core';
+import { ConfigError } from '@robot-mcp-kit/core';
+import { redactUrlCredentials } from '@robot-mcp-kit/core/rules';
 
 /** Where the capability servers POST their events (the contract's path). */
 export const EVENTS_PATH = '/api/agent/events';

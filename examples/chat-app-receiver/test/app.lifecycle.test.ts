@@ -2,7 +2,8 @@ import { EventEmitter } from 'node:events';
 import { createServer } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError, MemoryLogger } from '@robot-mcp-kit/core';
+import { ConfigError } from '@robot-mcp-kit/core';
+import { MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { createEventReceiver } from '@robot-mcp-kit/receiver';
 import { closeOnSignals, configOrExit, listen } from '../src/app.lifecycle.js';
 

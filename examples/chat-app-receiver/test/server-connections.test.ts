@@ -2,7 +2,8 @@
 // a receiver here) and over streamable HTTP (down at first, then restarted).
 import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MemoryLogger, type TaskEvent } from '@robot-mcp-kit/core';
+import { type TaskEvent } from '@robot-mcp-kit/core';
+import { MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { Reconciler } from '@robot-mcp-kit/receiver';
 import { describeTarget, ServerConnections } from '../src/server-connections.js';
 import {

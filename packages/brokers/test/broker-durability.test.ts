@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { EventPoster, MemoryLogger } from '@robot-mcp-kit/core';
+import { EventPoster } from '@robot-mcp-kit/core';
+import { MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { createEventReceiver } from '@robot-mcp-kit/receiver';
 import {
   JetStreamEventSource,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { MemoryLogger } from '@robot-mcp-kit/core';
+import { MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { createEventReceiver } from '@robot-mcp-kit/receiver';
 import { MqttEventSource, MqttEventTransport } from '@robot-mcp-kit/brokers';
 import { makeEvent, SECRET, SHARED_MQTT, uniqueName, until } from './broker-test.helpers.js';

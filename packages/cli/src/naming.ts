@@ -3,7 +3,7 @@ import {
   isTriggerType,
   suggestSnakeCase,
   TRIGGER_TYPE_MAX_LENGTH,
-} from '@robot-mcp-kit/core';
+} from '@robot-mcp-kit/core/rules';
 import { scaffoldToolNameProblem } from '@robot-mcp-kit/core/support';
 import { CliError } from './cli.error.js';
 

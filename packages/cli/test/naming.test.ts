@@ -1,7 +1,7 @@
 import { TRANSPORT_KINDS } from '@robot-mcp-kit/server/advanced';
 import { CliError } from '../src/cli.error.js';
 import { LOG_LEVELS, TRANSPORTS } from '../src/doctor/doctor.checks.js';
-import { LOG_LEVELS as SERVER_SIDE_LEVELS } from '@robot-mcp-kit/core';
+import { LOG_LEVELS as SERVER_SIDE_LEVELS } from '@robot-mcp-kit/core/rules';
 import { validateToolName, validateTriggerType } from '../src/naming.js';
 
 describe('the transports and log levels the CLI knows are the server ones', () => {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { toCamelCase, toPascalCase } from '@robot-mcp-kit/core';
+import { toCamelCase, toPascalCase } from '@robot-mcp-kit/core/rules';
 import { type ProjectOptions } from './options.resolver.js';
 import { buildPackageJson, kitSpecs } from './package-json.builder.js';
 import { assertTargetUsable, writeProject } from './project.writer.js';

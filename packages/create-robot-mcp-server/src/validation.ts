@@ -1,4 +1,4 @@
-import { MCP_TRANSPORTS, type McpTransport, toPascalCase } from '@robot-mcp-kit/core';
+import { MCP_TRANSPORTS, type McpTransport, toPascalCase } from '@robot-mcp-kit/core/rules';
 import { scaffoldToolNameProblem } from '@robot-mcp-kit/core/support';
 import { GeneratorError } from './generator.error.js';
 

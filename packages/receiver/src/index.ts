@@ -24,19 +24,15 @@ export type { InMemorySeqStateStoreOptions } from './receiver/in-memory-seq-stat
 export type { InMemoryDedupeStoreOptions } from './receiver/in-memory-dedupe.store.js';
 export { coalescedSeqsOf } from './receiver/coalesced-seqs.js';
 export {
-  DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_SKEW_S,
   DEFAULT_DEDUPE_TTL_S,
-  DEFAULT_DEDUPE_MAX,
-  DEFAULT_DEDUPE_MAX_BYTES,
-  DEFAULT_MAX_TASKS,
   DEFAULT_FINISHED_TTL_S,
 } from './receiver/receiver.options.js';
 
 // Framework adapters (no runtime dependency on express or fastify)
 export { expressEventReceiver } from './adapters/express.adapter.js';
 export type { ExpressEventHandler } from './adapters/express.adapter.js';
-export { fastifyEventReceiver, DEFAULT_EVENTS_PATH } from './adapters/fastify.adapter.js';
+export { fastifyEventReceiver } from './adapters/fastify.adapter.js';
 export type {
   FastifyEventReceiverOptions,
   FastifyInstanceLike,

@@ -1,4 +1,5 @@
-import { ConfigError, type Logger, redactUrl, redactUrlCredentials } from '@robot-mcp-kit/core';
+import { ConfigError, type Logger } from '@robot-mcp-kit/core';
+import { redactUrl, redactUrlCredentials } from '@robot-mcp-kit/core/rules';
 import { createClient } from 'redis';
 
 /** A node-redis client, as `createClient()` returns it. */

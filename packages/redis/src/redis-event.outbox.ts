@@ -1,4 +1,4 @@
-import { type EventOutbox, type OutboxRecord } from '@robot-mcp-kit/core';
+import { type EventOutbox, type OutboxRecord } from '@robot-mcp-kit/core/store';
 import { errorText, inSeqOrder, recordOf, type StreamEntry } from './redis-outbox.entries.js';
 import { OutboxFencedError, OutboxFullError, RedisOutboxStream } from './redis-outbox.stream.js';
 import {

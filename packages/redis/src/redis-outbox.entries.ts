@@ -1,4 +1,5 @@
-import { type OutboxRecord, parseTaskEvent } from '@robot-mcp-kit/core';
+import { parseTaskEvent } from '@robot-mcp-kit/core';
+import { type OutboxRecord } from '@robot-mcp-kit/core/store';
 
 /** One stream entry as read back; `fields` is undefined for an entry deleted while still pending. */
 export interface StreamEntry {

@@ -1,4 +1,4 @@
-import { type OutboxRecord } from '@robot-mcp-kit/core';
+import { type OutboxRecord } from '@robot-mcp-kit/core/store';
 
 /**
  * The events whose write to the outbox failed (Redis away), in post order, to write again once it

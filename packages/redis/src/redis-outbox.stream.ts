@@ -1,4 +1,4 @@
-import { type OutboxRecord } from '@robot-mcp-kit/core';
+import { type OutboxRecord } from '@robot-mcp-kit/core/store';
 import { entriesOf, errorText, type StreamEntry } from './redis-outbox.entries.js';
 import { type ResolvedRedisEventOutboxOptions } from './redis-outbox.options.js';
 import { ACK_SCRIPT, APPEND_SCRIPT } from './redis-outbox.scripts.js';

@@ -1,12 +1,12 @@
+import { RobotMcpKitError } from '@robot-mcp-kit/core';
 import {
   type CancelRequestListener,
   REPLICA_FENCED,
-  RobotMcpKitError,
   type EstopLatch,
   type LostTaskListener,
   type StoredTask,
   type TaskStore,
-} from '@robot-mcp-kit/core';
+} from '@robot-mcp-kit/core/store';
 import { errorText, type RedisClient } from './redis-connection.js';
 import {
   type RedisTaskStoreOptions,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ConfigError, type Logger, REPLICA_LOST, type StoredTask, TaskFailure } from '@robot-mcp-kit/core';
+import { ConfigError, type Logger, TaskFailure } from '@robot-mcp-kit/core';
+import { REPLICA_LOST, type StoredTask } from '@robot-mcp-kit/core/store';
 import { KIT_ATTRIBUTES, kitInstruments } from '@robot-mcp-kit/core/telemetry';
 import { type RedisClient } from './redis-connection.js';
 import { type TaskStoreKeys } from './task-store.keys.js';

@@ -9,7 +9,7 @@ import { connectAdmin, deleteKeys, SHARED_REDIS_URL } from './redis-test.helpers
 const SECRET = 'outbox-kill9-secret-0123456789abcdef';
 const REPLICA = join(import.meta.dirname, 'fixtures', 'outbox-replica.mjs');
 const BUILT = [
-  join(import.meta.dirname, '..', 'dist', 'index.js'),
+  join(import.meta.dirname, '..', 'dist', 'server', 'index.js'),
   join(import.meta.dirname, '..', '..', 'core', 'dist', 'index.js'),
 ];
 

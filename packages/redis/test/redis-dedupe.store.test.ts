@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { ConfigError, MemoryLogger, type TaskEvent } from '@robot-mcp-kit/core';
+import { ConfigError, type TaskEvent } from '@robot-mcp-kit/core';
+import { MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { createEventReceiver, type EventReceiver } from '@robot-mcp-kit/receiver';
-import { createRedisDedupeStore, type RedisClient, type RedisDedupeStore } from '@robot-mcp-kit/redis';
+import {
+  createRedisDedupeStore,
+  type RedisClient,
+  type RedisDedupeStore,
+} from '@robot-mcp-kit/redis/receiver';
 import {
   connectAdmin,
   deleteKeys,

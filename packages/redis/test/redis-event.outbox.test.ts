@@ -1,20 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import {
-  ConfigError,
-  type DeliveryOutcome,
-  EventPoster,
-  InMemoryEventTransport,
-  MemoryLogger,
-  type OutboxRecord,
-  type TaskEvent,
-} from '@robot-mcp-kit/core';
+import { ConfigError, type DeliveryOutcome, EventPoster, type TaskEvent } from '@robot-mcp-kit/core';
+import { type OutboxRecord } from '@robot-mcp-kit/core/store';
+import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core/testing';
+import { type RedisClient } from '@robot-mcp-kit/redis/receiver';
 import {
   createRedisEventOutbox,
   OUTBOX_GROUP,
   redisEventOutbox,
-  type RedisClient,
   type RedisEventOutbox,
-} from '@robot-mcp-kit/redis';
+} from '@robot-mcp-kit/redis/server';
 import { createClient } from 'redis';
 import {
   connectAdmin,

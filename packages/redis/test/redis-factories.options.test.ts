@@ -1,10 +1,6 @@
 import { ConfigError } from '@robot-mcp-kit/core';
-import {
-  createRedisDedupeStore,
-  createRedisEventOutbox,
-  createRedisSeqStateStore,
-  createRedisTaskStore,
-} from '@robot-mcp-kit/redis';
+import { createRedisDedupeStore, createRedisSeqStateStore } from '@robot-mcp-kit/redis/receiver';
+import { createRedisEventOutbox, createRedisTaskStore } from '@robot-mcp-kit/redis/server';
 import { countingListener } from './redis-test.helpers.js';
 
 // Every factory checks its own options before it connects: a bad option is a ConfigError naming

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ConfigError, MemoryLogger, type EventType, TaskEvent } from '@robot-mcp-kit/core';
+import { ConfigError, type EventType, TaskEvent } from '@robot-mcp-kit/core';
+import { MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { createEventReceiver, type EventReceiver, type SeqGap } from '@robot-mcp-kit/receiver';
 import {
   createRedisDedupeStore,
@@ -7,7 +8,7 @@ import {
   type RedisClient,
   type RedisDedupeStore,
   type RedisSeqStateStore,
-} from '@robot-mcp-kit/redis';
+} from '@robot-mcp-kit/redis/receiver';
 import {
   connectAdmin,
   deleteKeys,

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { ConfigError, REPLICA_LOST, type StoredTask, type TaskInfoJson } from '@robot-mcp-kit/core';
-import { createRedisTaskStore, type RedisClient, type RedisTaskStore } from '@robot-mcp-kit/redis';
+import { ConfigError, type TaskInfoJson } from '@robot-mcp-kit/core';
+import { REPLICA_LOST, type StoredTask } from '@robot-mcp-kit/core/store';
+import { type RedisClient } from '@robot-mcp-kit/redis/receiver';
+import { createRedisTaskStore, type RedisTaskStore } from '@robot-mcp-kit/redis/server';
 import {
   connectAdmin,
   deleteKeys,

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { type AddressInfo, connect, createServer as createTcpServer } from 'node:net';
 import { type EventType, signatureHeader, TaskEvent } from '@robot-mcp-kit/core';
 import { type EventReceiver } from '@robot-mcp-kit/receiver';
-import { type RedisClient } from '@robot-mcp-kit/redis';
+import { type RedisClient } from '@robot-mcp-kit/redis/receiver';
 import { createClient } from 'redis';
 import { until as waitUntil } from '../../../test/support/until.js';
 

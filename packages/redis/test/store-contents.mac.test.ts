@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { ConfigError, type StoredTask } from '@robot-mcp-kit/core';
-import { createRedisTaskStore, type RedisTaskStore } from '@robot-mcp-kit/redis';
+import { ConfigError } from '@robot-mcp-kit/core';
+import { type StoredTask } from '@robot-mcp-kit/core/store';
+import { createRedisTaskStore, type RedisTaskStore } from '@robot-mcp-kit/redis/server';
 import { connectAdmin, deleteKeys, SECRET, SHARED_REDIS_URL } from './redis-test.helpers.js';
 import { storedTask } from '../../../test/support/stored-task.fixtures.js';
 

@@ -46,11 +46,11 @@ export type { ToolCallContext } from './tools/decorated-tools.factory.js';
 export {
   TaskError,
   TaskCancelledError,
-  TaskArgumentError,
   RobotMcpKitError,
   ConfigError,
   TriggerValidationError,
 } from '@robot-mcp-kit/core';
+export { TaskArgumentError } from '@robot-mcp-kit/core/host';
 export type { TaskErrorOptions } from '@robot-mcp-kit/core';
 export { DecorationError, ToolArgumentsError } from './errors/server.error.js';
 

@@ -17,9 +17,10 @@ describe('the public API of @robot-mcp-kit/server', () => {
 
   it('the main entry re-exports the core classes an author throws, not copies of them', async () => {
     const core = await import('@robot-mcp-kit/core');
+    const coreTesting = await import('@robot-mcp-kit/core/testing');
     expect(main.TaskError).toBe(core.TaskError);
     expect(main.TaskCancelledError).toBe(core.TaskCancelledError);
-    expect(testing.InMemoryEventTransport).toBe(core.InMemoryEventTransport);
+    expect(testing.InMemoryEventTransport).toBe(coreTesting.InMemoryEventTransport);
   });
 
   it('advanced entry: the extension points, none of them repeating the main entry', () => {

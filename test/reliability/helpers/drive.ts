@@ -3,8 +3,8 @@ import {
   type EventDelivery,
   type EventPoster,
   type EventTransport,
-  type ManualClock,
 } from '@robot-mcp-kit/core';
+import { type ManualClock } from '@robot-mcp-kit/core/testing';
 import { turns, until } from '../../support/until.js';
 
 // The one `until`/`turns` live in test/support; re-exported for the reliability tests.

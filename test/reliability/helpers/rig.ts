@@ -1,12 +1,6 @@
-import {
-  EventPoster,
-  HttpEventTransport,
-  ManualClock,
-  MemoryLogger,
-  type TaskContext,
-  type TaskEvent,
-  TaskManager,
-} from '@robot-mcp-kit/core';
+import { EventPoster, type TaskContext, type TaskEvent, TaskManager } from '@robot-mcp-kit/core';
+import { ManualClock, MemoryLogger } from '@robot-mcp-kit/core/testing';
+import { HttpEventTransport } from '@robot-mcp-kit/core/transport';
 import { TrackedTransport } from './drive.js';
 import { FaultReceiver } from './fault-receiver.js';
 

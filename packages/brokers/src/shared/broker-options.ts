@@ -1,4 +1,6 @@
-import { checkSigningOptions, ConfigError, urlOrigin } from '@robot-mcp-kit/core';
+import { ConfigError } from '@robot-mcp-kit/core';
+import { urlOrigin } from '@robot-mcp-kit/core/rules';
+import { checkSigningOptions } from '@robot-mcp-kit/core/transport';
 
 /** TLS material for `mqtts://` and TLS NATS servers (PEM text). */
 export interface BrokerTlsOptions {

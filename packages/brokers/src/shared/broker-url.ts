@@ -1,4 +1,5 @@
-import { ConfigError, redactUrl } from '@robot-mcp-kit/core';
+import { ConfigError } from '@robot-mcp-kit/core';
+import { redactUrl } from '@robot-mcp-kit/core/rules';
 
 /** Query parameters an `mqtt://` / `mqtts://` URL may carry (transports and sources alike). */
 export const MQTT_URL_PARAMS = ['topic_prefix', 'client_id'] as const;

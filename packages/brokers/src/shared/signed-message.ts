@@ -1,5 +1,6 @@
 import { context, propagation } from '@opentelemetry/api';
-import { type Clock, type EventDelivery, redactUrlCredentials, signatureHeader } from '@robot-mcp-kit/core';
+import { type Clock, type EventDelivery, signatureHeader } from '@robot-mcp-kit/core';
+import { redactUrlCredentials } from '@robot-mcp-kit/core/rules';
 
 /**
  * The metadata every broker message carries, under the HTTP header names of spec §3.1 (MQTT 5

@@ -1,9 +1,10 @@
-import { type BrokerTransportRequest, type EventTransport } from '@robot-mcp-kit/core';
+import { type EventTransport } from '@robot-mcp-kit/core';
+import { type BrokerTransportRequest } from '@robot-mcp-kit/core/transport';
 import { mqttUrlOptions, natsUrlOptions, parseBrokerUrl } from '../shared/broker-url.js';
 import { JetStreamEventTransport } from './jetstream-event.transport.js';
 import { MqttEventTransport } from './mqtt-event.transport.js';
 
-export type { BrokerTransportRequest } from '@robot-mcp-kit/core';
+export type { BrokerTransportRequest } from '@robot-mcp-kit/core/transport';
 
 const VARIABLE = 'RVC_CALLBACK_URL';
 

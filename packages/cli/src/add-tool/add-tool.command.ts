@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type ClassDeclaration, Node, type SourceFile } from 'ts-morph';
-import { toCamelCase, toKebabCase, toPascalCase, toSnakeCase } from '@robot-mcp-kit/core';
+import { toCamelCase, toKebabCase, toPascalCase, toSnakeCase } from '@robot-mcp-kit/core/rules';
 import { CliError } from '../cli.error.js';
 import { validateToolName } from '../naming.js';
 import { ensureNamedImports } from '../project/imports.js';

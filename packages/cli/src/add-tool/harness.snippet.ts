@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { toKebabCase, toSnakeCase } from '@robot-mcp-kit/core';
+import { toKebabCase, toSnakeCase } from '@robot-mcp-kit/core/rules';
 
 /** Where the generated tests find their harness. */
 export const HARNESS_PATH = 'test/support/harness.ts';

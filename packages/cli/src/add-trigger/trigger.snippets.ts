@@ -1,4 +1,4 @@
-import { toCamelCase, toKebabCase } from '@robot-mcp-kit/core';
+import { toCamelCase, toKebabCase } from '@robot-mcp-kit/core/rules';
 
 /** The names one new trigger plugin is written with. */
 export interface TriggerNames {

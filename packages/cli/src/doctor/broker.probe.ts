@@ -1,4 +1,4 @@
-import { BROKERS_PACKAGE } from '@robot-mcp-kit/core';
+import { BROKERS_PACKAGE } from '@robot-mcp-kit/core/transport';
 
 /** What the brokers package's `probeBroker` answers (see `@robot-mcp-kit/brokers`). */
 export type BrokerProbeOutcome =

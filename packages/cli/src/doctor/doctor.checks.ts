@@ -1,14 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  BROKER_SCHEMES,
   EVENT_SECRET_FIX,
   LOG_LEVELS as CORE_LOG_LEVELS,
   MCP_TRANSPORTS,
   redactUrl,
   weakSecretAllowed,
   weakSecretReason,
-} from '@robot-mcp-kit/core';
+} from '@robot-mcp-kit/core/rules';
+import { BROKER_SCHEMES } from '@robot-mcp-kit/core/transport';
 
 export type CheckStatus = 'ok' | 'info' | 'warn' | 'fail';
 

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BROKER_SCHEMES, redactUrl } from '@robot-mcp-kit/core';
+import { redactUrl } from '@robot-mcp-kit/core/rules';
+import { BROKER_SCHEMES } from '@robot-mcp-kit/core/transport';
 import { probeBrokerUrl } from './broker.probe.js';
 import { probeCallback } from './callback.probe.js';
 import {

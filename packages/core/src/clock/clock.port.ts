@@ -3,7 +3,7 @@ export type TimerHandle = { readonly __timer: unique symbol } | object;
 
 /**
  * The time port: everything in the kit that waits or reads the time goes through a Clock, so
- * tests can replace it with a {@link ManualClock} and run minutes of retries in milliseconds.
+ * tests can replace it with a `ManualClock` and run minutes of retries in milliseconds.
  */
 export interface Clock {
   /** Unix time in milliseconds. */

@@ -10,7 +10,7 @@ export interface OutboxRecord {
 }
 
 /**
- * The durable outbox port of an {@link EventPoster}: every posted event is appended before it
+ * The durable outbox port of an `EventPoster`: every posted event is appended before it
  * counts as written, and removed only once the poster is done with it (delivered, or given up:
  * retry cap, overload policy). Events a replica could not finish (it died, or `aclose` ran out of
  * time) are handed to a poster again through {@link EventOutbox.start}: at-least-once across

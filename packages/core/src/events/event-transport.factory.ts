@@ -49,7 +49,7 @@ const loadBrokers: BrokersLoader = () => import(BROKERS_PACKAGE);
 
 /**
  * Builds the event transport from the environment (spec §3.4):
- * - `RVC_CALLBACK_URL` unset or empty: a {@link NoopEventTransport} (events logged at debug);
+ * - `RVC_CALLBACK_URL` unset or empty: a `NoopEventTransport` (events logged at debug);
  * - an `http(s)://` URL: an {@link HttpEventTransport} signing with `RVC_EVENT_SECRET`, with the
  *   optional `RVC_EVENT_TIMEOUT_MS` request timeout and, when `RVC_STANDARD_WEBHOOK_SECRETS` is
  *   set, Standard Webhooks headers beside the `X-RVC-*` ones;

@@ -1,6 +1,6 @@
 import { type TaskEvent } from '../models/task-event.model.js';
 
-/** Where the TaskManager sends the events it emits. {@link EventPoster} is the real one. */
+/** Where the TaskManager sends the events it emits. `EventPoster` is the real one. */
 export interface EventSink {
   /**
    * Accepts one event; never throws, never blocks. A sink with a durable outbox returns the write:
@@ -32,7 +32,7 @@ export type DeliveryOutcome =
 
 /**
  * The delivery port: sends one event once. It must not throw (report failures as `ok: false`).
- * Adapters: {@link HttpEventTransport}, {@link InMemoryEventTransport}, {@link NoopEventTransport}.
+ * Adapters: `HttpEventTransport`, `InMemoryEventTransport`, `NoopEventTransport`.
  */
 export interface EventTransport {
   /** For logs, e.g. `http://127.0.0.1:8000/api/agent/events` or `noop`. */

@@ -69,7 +69,7 @@ export interface EventPosterOptions {
   deliveryGate?: (event: TaskEvent) => Promise<boolean>;
 }
 
-/** Options of {@link EventPoster.fromEnv}. */
+/** Options of `EventPoster.fromEnv`. */
 export interface EventPosterEnvOptions extends Omit<EventPosterOptions, 'serverName' | 'transport'> {
   env?: NodeJS.ProcessEnv;
   /** Per-request timeout of the HTTP transport (default `RVC_EVENT_TIMEOUT_MS`, else 10 000). */

@@ -4,7 +4,7 @@ import { errorText, idsOf } from './delivery-log.js';
 import { type EventOutbox } from './event-outbox.port.js';
 import { type QueuedEvent } from './event-queue.js';
 
-/** Counters of a poster's outbox (see {@link EventPoster.outboxStats}). */
+/** Counters of a poster's outbox (see `EventPoster.outboxStats`). */
 export interface OutboxStats {
   /** Events written durably before `post`'s promise resolved. */
   written: number;

@@ -34,7 +34,7 @@ export function isReservedToolName(name: string): boolean {
   return RESERVED_TOOL_NAMES.includes(name);
 }
 
-/** A valid trigger type (see {@link TRIGGER_TYPE_PATTERN}). */
+/** A valid trigger type (see `TRIGGER_TYPE_PATTERN`). */
 export function isTriggerType(type: unknown): type is string {
   return (
     typeof type === 'string' && type.length <= TRIGGER_TYPE_MAX_LENGTH && TRIGGER_TYPE_PATTERN.test(type)

@@ -18,7 +18,7 @@ export function secretBytes(secret: string): number {
 
 /**
  * Why an event-signing secret is too weak to start with, or undefined when it is long enough:
- * shorter than {@link MIN_EVENT_SECRET_BYTES} bytes (a guessable key lets anyone forge the
+ * shorter than `MIN_EVENT_SECRET_BYTES` bytes (a guessable key lets anyone forge the
  * robot's events). The server (start-up) and `doctor` both read this one rule; signing itself
  * accepts any key.
  */

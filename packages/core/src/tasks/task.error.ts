@@ -64,7 +64,7 @@ export class TaskCancelledError extends RobotMcpKitError {
   }
 }
 
-/** Thrown by {@link TaskManager.start} after {@link TaskManager.aclose}. */
+/** Thrown by `TaskManager.start` after `TaskManager.aclose`. */
 export class TaskManagerClosedError extends RobotMcpKitError {
   constructor(serverName: string) {
     super(

@@ -82,7 +82,7 @@ export interface TaskChange {
   readonly task: TaskInfo;
   readonly event?: TaskEvent;
   /**
-   * An event of a task this manager does not run, relayed by {@link TaskManager.relay} (a lost
+   * An event of a task this manager does not run, relayed by `TaskManager.relay` (a lost
    * replica's task failed by the task store's sweeper); `task` is its stored TaskInfo.
    */
   readonly relayed?: true;

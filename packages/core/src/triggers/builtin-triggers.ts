@@ -68,7 +68,7 @@ export const zoneEnteredTrigger: TriggerEvaluator = Object.freeze({
 
 /**
  * The trigger evaluators every server has (the server's default plugins, the CLI's list of types
- * it will not scaffold, {@link TriggerRegistry.withBuiltins}). The one list of them.
+ * it will not scaffold, `TriggerRegistry.withBuiltins`). The one list of them.
  */
 export const BUILTIN_TRIGGERS: readonly TriggerEvaluator[] = Object.freeze([
   progressAboveTrigger,

@@ -1,4 +1,5 @@
-import { type Clock, ManualClock, systemClock } from '@robot-mcp-kit/core';
+import { type Clock, systemClock } from '@robot-mcp-kit/core';
+import { ManualClock } from '@robot-mcp-kit/core/testing';
 import { QueuedTimer, TimerQueue, timerQueueFor } from '../../src/clock/timer-queue.js';
 
 /** A timer that records its name in `log` when it fires; `then` runs right after, inside the firing. */

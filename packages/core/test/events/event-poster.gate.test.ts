@@ -1,4 +1,5 @@
-import { EventPoster, InMemoryEventTransport, ManualClock, MemoryLogger } from '@robot-mcp-kit/core';
+import { EventPoster } from '@robot-mcp-kit/core';
+import { InMemoryEventTransport, ManualClock, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { advanceToNextTimer, makeEvent, turns, until } from './test-helpers.js';
 
 const T0 = Date.UTC(2026, 0, 1);

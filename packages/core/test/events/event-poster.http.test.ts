@@ -1,11 +1,6 @@
-import {
-  EventPoster,
-  type EventPosterOptions,
-  HttpEventTransport,
-  ManualClock,
-  MemoryLogger,
-  verify,
-} from '@robot-mcp-kit/core';
+import { EventPoster, type EventPosterOptions, verify } from '@robot-mcp-kit/core';
+import { ManualClock, MemoryLogger } from '@robot-mcp-kit/core/testing';
+import { HttpEventTransport } from '@robot-mcp-kit/core/transport';
 import { laneOf } from '../../src/events/event-queue.js';
 import {
   type ReceivedRequest,

@@ -1,13 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import {
-  ConfigError,
-  EventPoster,
-  type EventType,
-  InMemoryEventTransport,
-  ManualClock,
-  MemoryLogger,
-} from '@robot-mcp-kit/core';
+import { ConfigError, EventPoster, type EventType } from '@robot-mcp-kit/core';
+import { InMemoryEventTransport, ManualClock, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { makeEvent } from './test-helpers.js';
 
 const T0 = Date.UTC(2026, 0, 1);

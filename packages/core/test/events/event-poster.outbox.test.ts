@@ -1,14 +1,6 @@
-import {
-  type EventOutbox,
-  EventPoster,
-  type EventPosterOptions,
-  InMemoryEventOutbox,
-  InMemoryEventTransport,
-  ManualClock,
-  MemoryLogger,
-  type OutboxRecord,
-  TaskManager,
-} from '@robot-mcp-kit/core';
+import { EventPoster, type EventPosterOptions, TaskManager } from '@robot-mcp-kit/core';
+import { type EventOutbox, InMemoryEventOutbox, type OutboxRecord } from '@robot-mcp-kit/core/store';
+import { InMemoryEventTransport, ManualClock, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { advanceToNextTimer, makeEvent, turns, until } from './test-helpers.js';
 
 const T0 = Date.UTC(2026, 0, 1);

@@ -1,11 +1,11 @@
 import {
   type DeliveryOutcome,
   EventPoster,
-  InMemoryEventTransport,
   type TaskEvent,
   TaskError,
   TaskManager,
 } from '@robot-mcp-kit/core';
+import { InMemoryEventTransport } from '@robot-mcp-kit/core/testing';
 import { finished } from '../tasks/task-test.helpers.js';
 import { makeEvent, until } from './test-helpers.js';
 

@@ -4,11 +4,9 @@ import {
   EventPoster,
   type EventPosterOptions,
   type EventTransport,
-  InMemoryEventTransport,
-  ManualClock,
-  MemoryLogger,
   type TaskEvent,
 } from '@robot-mcp-kit/core';
+import { InMemoryEventTransport, ManualClock, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { laneOf } from '../../src/events/event-queue.js';
 import { advanceToNextTimer, makeEvent, turns, until } from './test-helpers.js';
 

@@ -1,11 +1,11 @@
 import {
-  BrokerEventTransportLoader,
-  type BrokerTransportRequest,
   ConfigError,
   createEventTransportFromEnv,
   type DeliveryOutcome,
   type EventTransport,
 } from '@robot-mcp-kit/core';
+import { BrokerEventTransportLoader } from '../../src/events/event-transport.factory.js';
+import { type BrokerTransportRequest } from '@robot-mcp-kit/core/transport';
 import { makeEvent } from './test-helpers.js';
 
 const SECRET = 'broker-secret-0123456789abcdef0123';

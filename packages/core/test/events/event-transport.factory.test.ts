@@ -1,12 +1,7 @@
-import {
-  ConfigError,
-  EventPoster,
-  HttpEventTransport,
-  MemoryLogger,
-  NoopEventTransport,
-  createEventTransportFromEnv,
-  verify,
-} from '@robot-mcp-kit/core';
+import { ConfigError, EventPoster, createEventTransportFromEnv, verify } from '@robot-mcp-kit/core';
+import { NoopEventTransport } from '../../src/events/noop-event.transport.js';
+import { MemoryLogger } from '@robot-mcp-kit/core/testing';
+import { HttpEventTransport } from '@robot-mcp-kit/core/transport';
 import { TestServer, makeEvent } from './test-helpers.js';
 
 function configErrorOf(make: () => unknown): ConfigError {

@@ -3,7 +3,8 @@ import http from 'node:http';
 import https from 'node:https';
 import { type AddressInfo } from 'node:net';
 import { type TLSSocket } from 'node:tls';
-import { ConfigError, type DeliveryOutcome, HttpEventTransport, verify } from '@robot-mcp-kit/core';
+import { ConfigError, type DeliveryOutcome, verify } from '@robot-mcp-kit/core';
+import { HttpEventTransport } from '@robot-mcp-kit/core/transport';
 import { makeEvent, until } from './test-helpers.js';
 
 // A self-signed certificate for 127.0.0.1 (server and client auth, valid to 2126): the app's

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { type Server as HttpServer, createServer as createHttpServer } from 'node:http';
 import { type AddressInfo, type Server, type Socket, createServer } from 'node:net';
-import { ConfigError, type DeliveryOutcome, HttpEventTransport } from '@robot-mcp-kit/core';
+import { ConfigError, type DeliveryOutcome } from '@robot-mcp-kit/core';
+import { HttpEventTransport } from '@robot-mcp-kit/core/transport';
 import { makeEvent } from './test-helpers.js';
 
 // The got instance behind HttpEventTransport (issue 29): per-phase timeouts, got's retry off,

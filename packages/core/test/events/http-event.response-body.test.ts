@@ -2,7 +2,8 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import { type AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { EventPoster, HttpEventTransport } from '@robot-mcp-kit/core';
+import { EventPoster } from '@robot-mcp-kit/core';
+import { HttpEventTransport } from '@robot-mcp-kit/core/transport';
 import { makeEvent, until } from './test-helpers.js';
 
 setFlagsFromString('--expose-gc');

@@ -1,12 +1,8 @@
 import { createServer } from 'node:net';
-import {
-  ConfigError,
-  HttpEventTransport,
-  ManualClock,
-  MemoryLogger,
-  parseRetryAfter,
-  verify,
-} from '@robot-mcp-kit/core';
+import { ConfigError, verify } from '@robot-mcp-kit/core';
+import { parseRetryAfter } from '../../src/events/http-event.transport.js';
+import { ManualClock, MemoryLogger } from '@robot-mcp-kit/core/testing';
+import { HttpEventTransport } from '@robot-mcp-kit/core/transport';
 import { TestServer, makeEvent } from './test-helpers.js';
 
 const SECRET = 'nav-secret-éü';

@@ -1,4 +1,5 @@
-import { InMemoryEventTransport, MemoryLogger, NoopEventTransport } from '@robot-mcp-kit/core';
+import { NoopEventTransport } from '../../src/events/noop-event.transport.js';
+import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { makeEvent } from './test-helpers.js';
 
 function delivery(seq: number, attempt = 1) {

@@ -1,6 +1,7 @@
 import { type IncomingHttpHeaders, type IncomingMessage, type Server, createServer } from 'node:http';
 import { type AddressInfo } from 'node:net';
-import { type EventType, type ManualClock, TaskEvent } from '@robot-mcp-kit/core';
+import { type EventType, TaskEvent } from '@robot-mcp-kit/core';
+import { type ManualClock } from '@robot-mcp-kit/core/testing';
 
 /** One request as the test server saw it. */
 export interface ReceivedRequest {

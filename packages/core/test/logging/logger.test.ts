@@ -1,6 +1,8 @@
 import { Writable } from 'node:stream';
 import winston from 'winston';
-import { asLogger, createLogger, kitLogFormat, MemoryLogger } from '@robot-mcp-kit/core';
+import { createLogger } from '@robot-mcp-kit/core';
+import { asLogger, kitLogFormat } from '@robot-mcp-kit/core/host';
+import { MemoryLogger } from '@robot-mcp-kit/core/testing';
 
 /** A stream that keeps every chunk written to it. */
 function captureStream(): { stream: Writable; lines: () => string[] } {

@@ -1,6 +1,7 @@
+import { TriggerRegistry } from '@robot-mcp-kit/core';
+import { BUILTIN_TRIGGERS } from '@robot-mcp-kit/core/host';
 import {
   BUILTIN_TRIGGER_TYPES,
-  BUILTIN_TRIGGERS,
   isMcpToolName,
   isReservedToolName,
   isScaffoldToolName,
@@ -13,8 +14,7 @@ import {
   toPascalCase,
   toSnakeCase,
   TOOL_NAME_MAX_LENGTH,
-  TriggerRegistry,
-} from '@robot-mcp-kit/core';
+} from '@robot-mcp-kit/core/rules';
 
 describe('tool names follow MCP 2025-11-25: 1 to 128 characters of A-Z a-z 0-9 _ - .', () => {
   it.each([

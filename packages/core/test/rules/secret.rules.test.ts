@@ -1,13 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import {
-  ConfigError,
-  createEventTransportFromEnv,
-  MemoryLogger,
-  MIN_EVENT_SECRET_BYTES,
-  secretBytes,
-  weakSecretAllowed,
-  weakSecretReason,
-} from '@robot-mcp-kit/core';
+import { ConfigError, createEventTransportFromEnv } from '@robot-mcp-kit/core';
+import { MIN_EVENT_SECRET_BYTES, secretBytes } from '../../src/rules/secret.rules.js';
+import { weakSecretAllowed, weakSecretReason } from '@robot-mcp-kit/core/rules';
+import { MemoryLogger } from '@robot-mcp-kit/core/testing';
 
 const URL_ENV = { RVC_CALLBACK_URL: 'http://127.0.0.1:8000/api/agent/events' };
 

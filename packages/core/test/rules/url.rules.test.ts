@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { redactUrl, redactUrlCredentials, urlOrigin } from '@robot-mcp-kit/core';
+import { redactUrl, redactUrlCredentials, urlOrigin } from '@robot-mcp-kit/core/rules';
 
 // Issue 28 finding 5: one redaction rule for every URL the kit prints.
 const PASSWORD = 'Pw-9f3Kq7';

@@ -1,12 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import {
-  ConfigError,
-  createEventTransportFromEnv,
-  type EventTransport,
-  HttpEventTransport,
-  StandardWebhooksSigner,
-  verify,
-} from '@robot-mcp-kit/core';
+import { ConfigError, createEventTransportFromEnv, type EventTransport, verify } from '@robot-mcp-kit/core';
+import { HttpEventTransport, StandardWebhooksSigner } from '@robot-mcp-kit/core/transport';
 import { Webhook } from 'standardwebhooks';
 import { makeEvent, TestServer } from '../events/test-helpers.js';
 

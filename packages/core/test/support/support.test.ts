@@ -1,4 +1,4 @@
-import { ManualClock } from '@robot-mcp-kit/core';
+import { ManualClock } from '@robot-mcp-kit/core/testing';
 import * as support from '@robot-mcp-kit/core/support';
 import {
   Backoff,

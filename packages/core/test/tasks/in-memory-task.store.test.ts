@@ -1,4 +1,5 @@
-import { InMemoryTaskStore, type StoredTask, type TaskInfoJson } from '@robot-mcp-kit/core';
+import { type TaskInfoJson } from '@robot-mcp-kit/core';
+import { InMemoryTaskStore, type StoredTask } from '@robot-mcp-kit/core/store';
 import { storedTask } from '../../../../test/support/stored-task.fixtures.js';
 
 // The TaskStore contract every adapter keeps is one suite: packages/redis/test/contracts/. Here,

@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
-import { createLogger, ManualClock, TaskManager } from '@robot-mcp-kit/core';
+import { createLogger, TaskManager } from '@robot-mcp-kit/core';
+import { ManualClock } from '@robot-mcp-kit/core/testing';
 import { RecordingSink, finished } from './task-test.helpers.js';
 
 describe('ctx.logger (a winston child per task)', () => {

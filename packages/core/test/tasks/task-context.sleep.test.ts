@@ -1,4 +1,5 @@
-import { ManualClock, MemoryLogger, TaskCancelledError, TaskManager, systemClock } from '@robot-mcp-kit/core';
+import { TaskCancelledError, TaskManager, systemClock } from '@robot-mcp-kit/core';
+import { ManualClock, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { timerQueueFor } from '../../src/clock/timer-queue.js';
 import { until } from '../events/test-helpers.js';
 import { RecordingSink, finished, settle } from './task-test.helpers.js';

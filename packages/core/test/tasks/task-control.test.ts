@@ -1,10 +1,6 @@
-import {
-  ManualClock,
-  TaskArgumentError,
-  TaskCancelledError,
-  TaskManager,
-  type TaskInfo,
-} from '@robot-mcp-kit/core';
+import { TaskCancelledError, TaskManager, type TaskInfo } from '@robot-mcp-kit/core';
+import { TaskArgumentError } from '@robot-mcp-kit/core/host';
+import { ManualClock } from '@robot-mcp-kit/core/testing';
 import { RecordingSink, finished, settle } from './task-test.helpers.js';
 
 function setup(): { manager: TaskManager; clock: ManualClock } {

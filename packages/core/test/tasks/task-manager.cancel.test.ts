@@ -1,11 +1,6 @@
-import {
-  ManualClock,
-  MemoryLogger,
-  TaskCancelledError,
-  TaskManager,
-  type TaskChange,
-  type TaskContext,
-} from '@robot-mcp-kit/core';
+import { TaskCancelledError, TaskManager, type TaskContext } from '@robot-mcp-kit/core';
+import { type TaskChange } from '@robot-mcp-kit/core/host';
+import { ManualClock, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { RecordingSink, finished, gate, settle } from './task-test.helpers.js';
 
 function setup(cancelGraceMs = 5000): {

@@ -1,7 +1,4 @@
 import {
-  ManualClock,
-  MemoryLogger,
-  TaskArgumentError,
   TaskError,
   TaskEvent,
   TaskFailure,
@@ -10,6 +7,8 @@ import {
   type JsonObject,
   type TaskBody,
 } from '@robot-mcp-kit/core';
+import { TaskArgumentError } from '@robot-mcp-kit/core/host';
+import { ManualClock, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { RecordingSink, finished } from './task-test.helpers.js';
 
 function setup(): { manager: TaskManager; sink: RecordingSink; clock: ManualClock; logger: MemoryLogger } {

@@ -1,19 +1,20 @@
 import {
-  BUILTIN_TRIGGER_TYPES,
   ConfigError,
-  ManualClock,
-  MemoryLogger,
-  TaskArgumentError,
   TaskManager,
-  TaskManagerClosedError,
   TriggerRegistry,
   type Clock,
   type Logger,
-  type EventSink,
-  type TaskChange,
   type TaskManagerOptions,
   type TaskState,
 } from '@robot-mcp-kit/core';
+import {
+  TaskArgumentError,
+  TaskManagerClosedError,
+  type EventSink,
+  type TaskChange,
+} from '@robot-mcp-kit/core/host';
+import { BUILTIN_TRIGGER_TYPES } from '@robot-mcp-kit/core/rules';
+import { ManualClock, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { ClosableSink, RecordingSink, finished, gate, settle } from './task-test.helpers.js';
 
 const ID = /^[a-z0-9]{1,4}-[0-9a-f]{6}$/;

@@ -1,5 +1,4 @@
 import {
-  MemoryLogger,
   TaskManager,
   TriggerRegistry,
   TriggerValidationError,
@@ -11,6 +10,7 @@ import {
   type Trigger,
   type TriggerEvaluator,
 } from '@robot-mcp-kit/core';
+import { MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { RecordingSink, finished } from './task-test.helpers.js';
 
 function setup(triggers?: TriggerRegistry): {

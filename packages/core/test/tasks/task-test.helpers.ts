@@ -1,10 +1,5 @@
-import {
-  type EventSink,
-  type EventType,
-  type TaskEvent,
-  type TaskInfo,
-  type TaskManager,
-} from '@robot-mcp-kit/core';
+import { type EventType, type TaskEvent, type TaskInfo, type TaskManager } from '@robot-mcp-kit/core';
+import { type EventSink } from '@robot-mcp-kit/core/host';
 
 /** A fake at our own EventSink port: records every posted event, in order. */
 export class RecordingSink implements EventSink {

@@ -1,11 +1,5 @@
-import {
-  RobotMcpKitError,
-  TaskArgumentError,
-  TaskCancelledError,
-  TaskError,
-  TaskFailure,
-  TaskManagerClosedError,
-} from '@robot-mcp-kit/core';
+import { RobotMcpKitError, TaskCancelledError, TaskError, TaskFailure } from '@robot-mcp-kit/core';
+import { TaskArgumentError, TaskManagerClosedError } from '@robot-mcp-kit/core/host';
 
 describe('TaskError', () => {
   it('defaults to recoverable with no suggestions', () => {

@@ -3,14 +3,9 @@ import { type AddressInfo } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { randomUUID } from 'node:crypto';
-import {
-  EventPoster,
-  HttpEventTransport,
-  InMemoryEventTransport,
-  TaskEvent,
-  TaskManager,
-  verify,
-} from '@robot-mcp-kit/core';
+import { EventPoster, TaskEvent, TaskManager, verify } from '@robot-mcp-kit/core';
+import { HttpEventTransport } from '@robot-mcp-kit/core/transport';
+import { InMemoryEventTransport } from '@robot-mcp-kit/core/testing';
 import { KIT_ATTRIBUTES, KIT_METRICS } from '@robot-mcp-kit/core/telemetry';
 import { TestTelemetry } from '../../../../test/support/otel.js';
 import { until } from '../../../../test/support/until.js';

@@ -1,13 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import {
-  jsonPrefix,
-  jsonSafetyProblem,
-  MemoryLogger,
-  TaskManager,
-  TriggerRegistry,
-  TriggerValidationError,
-  validateTriggers,
-} from '@robot-mcp-kit/core';
+import { TaskManager, TriggerRegistry, TriggerValidationError } from '@robot-mcp-kit/core';
+import { jsonPrefix } from '../../src/tasks/task-json.util.js';
+import { validateTriggers } from '../../src/triggers/trigger.validation.js';
+import { jsonSafetyProblem } from '@robot-mcp-kit/core/rules';
+import { MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { RecordingSink, finished } from '../tasks/task-test.helpers.js';
 
 function nested(levels: number): unknown {

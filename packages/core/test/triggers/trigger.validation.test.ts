@@ -2,12 +2,11 @@ import {
   TriggerRegistry,
   TriggerValidationError,
   etaBelowTrigger,
-  validateTriggers,
-  MAX_TRIGGERS,
-  MAX_TRIGGER_BYTES,
   type FieldIssue,
   type TriggerEvaluator,
 } from '@robot-mcp-kit/core';
+import { validateTriggers } from '../../src/triggers/trigger.validation.js';
+import { MAX_TRIGGERS, MAX_TRIGGER_BYTES } from '@robot-mcp-kit/core/rules';
 
 const registry = TriggerRegistry.withBuiltins().register(etaBelowTrigger);
 

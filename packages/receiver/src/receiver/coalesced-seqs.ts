@@ -1,4 +1,5 @@
-import { readMarker, type TaskEvent } from '@robot-mcp-kit/core';
+import { type TaskEvent } from '@robot-mcp-kit/core';
+import { readMarker } from '@robot-mcp-kit/core/transport';
 
 /**
  * The seqs an event says were coalesced away before it, as inclusive `[from, to]` ranges

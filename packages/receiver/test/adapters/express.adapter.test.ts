@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import express from 'express';
-import { MemoryLogger, type TaskEvent } from '@robot-mcp-kit/core';
+import { type TaskEvent } from '@robot-mcp-kit/core';
+import { MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { createEventReceiver, expressEventReceiver } from '@robot-mcp-kit/receiver';
 import {
   type Running,

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { MemoryLogger, type TaskEvent } from '@robot-mcp-kit/core';
+import { type TaskEvent } from '@robot-mcp-kit/core';
+import { MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { createEventReceiver, fastifyEventReceiver } from '@robot-mcp-kit/receiver';
 import { SECRETS, makeEvent, postEvent, send, signedHeaders, waitFor } from '../receiver-test.helpers.js';
 

@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { MemoryLogger } from '@robot-mcp-kit/core';
+import { MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { createEventReceiver, type EventReceiver } from '@robot-mcp-kit/receiver';
 import { type Running, SECRETS, listen, makeEvent, signedHeaders } from '../receiver-test.helpers.js';
 

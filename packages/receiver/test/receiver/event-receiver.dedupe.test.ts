@@ -1,10 +1,6 @@
-import {
-  EventPoster,
-  HttpEventTransport,
-  ManualClock,
-  MemoryLogger,
-  type TaskEvent,
-} from '@robot-mcp-kit/core';
+import { EventPoster, type TaskEvent } from '@robot-mcp-kit/core';
+import { ManualClock, MemoryLogger } from '@robot-mcp-kit/core/testing';
+import { HttpEventTransport } from '@robot-mcp-kit/core/transport';
 import {
   type DedupeStore,
   type EventReceiver,

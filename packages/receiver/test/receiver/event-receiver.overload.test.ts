@@ -1,11 +1,7 @@
 import { setImmediate as turn } from 'node:timers/promises';
-import {
-  EventPoster,
-  type EventType,
-  HttpEventTransport,
-  MemoryLogger,
-  type TaskEvent,
-} from '@robot-mcp-kit/core';
+import { EventPoster, type EventType, type TaskEvent } from '@robot-mcp-kit/core';
+import { MemoryLogger } from '@robot-mcp-kit/core/testing';
+import { HttpEventTransport } from '@robot-mcp-kit/core/transport';
 import { type SeqGap, coalescedSeqsOf, createEventReceiver } from '@robot-mcp-kit/receiver';
 import { SECRET, listen, makeEvent } from '../receiver-test.helpers.js';
 

@@ -1,4 +1,4 @@
-import { ManualClock, MemoryLogger } from '@robot-mcp-kit/core';
+import { ManualClock, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { createEventReceiver, type EventReceiver, type SeqGap } from '@robot-mcp-kit/receiver';
 import {
   type Answer,

@@ -1,11 +1,7 @@
 import { connect } from 'node:net';
-import {
-  ConfigError,
-  HttpEventTransport,
-  ManualClock,
-  MemoryLogger,
-  type TaskEvent,
-} from '@robot-mcp-kit/core';
+import { ConfigError, type TaskEvent } from '@robot-mcp-kit/core';
+import { ManualClock, MemoryLogger } from '@robot-mcp-kit/core/testing';
+import { HttpEventTransport } from '@robot-mcp-kit/core/transport';
 import { createEventReceiver, type EventContext, type EventReceiver } from '@robot-mcp-kit/receiver';
 import {
   type Running,

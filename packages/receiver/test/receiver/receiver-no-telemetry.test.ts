@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { type IncomingHttpHeaders } from 'node:http';
 import { trace } from '@opentelemetry/api';
-import { EventPoster, HttpEventTransport, TaskManager } from '@robot-mcp-kit/core';
+import { EventPoster, TaskManager } from '@robot-mcp-kit/core';
+import { HttpEventTransport } from '@robot-mcp-kit/core/transport';
 import { createEventReceiver } from '@robot-mcp-kit/receiver';
 import { type Running, SECRET, listen } from '../receiver-test.helpers.js';
 

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { EventPoster, HttpEventTransport, TaskManager, type TaskEvent } from '@robot-mcp-kit/core';
+import { EventPoster, TaskManager, type TaskEvent } from '@robot-mcp-kit/core';
+import { HttpEventTransport } from '@robot-mcp-kit/core/transport';
 import { KIT_ATTRIBUTES } from '@robot-mcp-kit/core/telemetry';
 import { createEventReceiver } from '@robot-mcp-kit/receiver';
 import { TestTelemetry } from '../../../../test/support/otel.js';

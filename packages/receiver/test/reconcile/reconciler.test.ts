@@ -2,14 +2,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
-import {
-  ConfigError,
-  ManualClock,
-  MemoryLogger,
-  TaskFailure,
-  TaskInfo,
-  type TaskState,
-} from '@robot-mcp-kit/core';
+import { ConfigError, TaskFailure, TaskInfo, type TaskState } from '@robot-mcp-kit/core';
+import { ManualClock, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import {
   Reconciler,
   SERVER_RESTARTED,

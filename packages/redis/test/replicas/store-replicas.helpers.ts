@@ -21,7 +21,7 @@ const PACKAGES = join(import.meta.dirname, '..', '..', '..');
 export function requireReplicaBuilt(): void {
   requireBuilt(
     join(PACKAGES, 'server', 'dist', 'bundle', 'index.js'),
-    join(PACKAGES, 'redis', 'dist', 'index.js'),
+    join(PACKAGES, 'redis', 'dist', 'server', 'index.js'),
     join(PACKAGES, 'core', 'dist', 'bundle', 'index.js'),
   );
 }

@@ -1,4 +1,4 @@
-import { type TaskControl } from '@robot-mcp-kit/core';
+import { type TaskControl } from '@robot-mcp-kit/core/host';
 import { type RosMessageType } from '../messages/ros-interface.types.js';
 import { type RoslibRosConnection } from '../connection/roslib-ros.connection.js';
 

@@ -22,7 +22,7 @@ export type {
   TriggerDefinition,
 } from '../metadata/definitions.types.js';
 export { exploreCapabilityServer } from '../scanning/capability-server.explorer.js';
-export { RESERVED_TOOL_NAMES } from '@robot-mcp-kit/core';
+export { RESERVED_TOOL_NAMES } from '@robot-mcp-kit/core/rules';
 
 // Arguments and schemas
 export { DtoSchemaBuilder } from '../schema/dto-schema.js';

@@ -1,5 +1,7 @@
 import { type AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { ANONYMOUS_SCOPE, type Logger, type TaskChange, type TaskManager } from '@robot-mcp-kit/core';
+import { type Logger, type TaskManager } from '@robot-mcp-kit/core';
+import { type TaskChange } from '@robot-mcp-kit/core/host';
+import { ANONYMOUS_SCOPE } from '@robot-mcp-kit/core/store';
 
 /** Owners of finished tasks remembered, at most this many (oldest forgotten first). */
 export const MAX_FINISHED_OWNERS = 10_000;

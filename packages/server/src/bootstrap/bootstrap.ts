@@ -1,9 +1,7 @@
 import {
-  asLogger,
   type Clock,
   createLogger,
   EventPoster,
-  type EventOutbox,
   type EventTransport,
   type Logger,
   type LoggerOptions,
@@ -12,6 +10,8 @@ import {
   TaskManager,
   type TriggerRegistry,
 } from '@robot-mcp-kit/core';
+import { asLogger } from '@robot-mcp-kit/core/host';
+import { type EventOutbox } from '@robot-mcp-kit/core/store';
 import { exploreCapabilityServer } from '../scanning/capability-server.explorer.js';
 import {
   BUILTIN_TRIGGER_PLUGINS,

@@ -1,5 +1,4 @@
 import {
-  BUILTIN_TRIGGERS,
   ConfigError,
   type Trigger,
   type TriggerEvaluator,
@@ -7,6 +6,7 @@ import {
   type JsonObject,
   type TaskInfo,
 } from '@robot-mcp-kit/core';
+import { BUILTIN_TRIGGERS } from '@robot-mcp-kit/core/host';
 import { DecorationError } from '../errors/server.error.js';
 import { type TriggerDefinition } from '../metadata/definitions.types.js';
 

@@ -1,4 +1,5 @@
-import { ConfigError, LOG_LEVELS, MCP_TRANSPORTS, type McpTransport } from '@robot-mcp-kit/core';
+import { ConfigError } from '@robot-mcp-kit/core';
+import { LOG_LEVELS, MCP_TRANSPORTS, type McpTransport } from '@robot-mcp-kit/core/rules';
 
 export type TransportKind = McpTransport;
 /** The transports (the core's {@link MCP_TRANSPORTS}). */

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { type EventOutbox, type Logger, type OutboxRecord, redactUrlCredentials } from '@robot-mcp-kit/core';
-import type * as RedisPackage from '@robot-mcp-kit/redis';
+import { type Logger } from '@robot-mcp-kit/core';
+import { redactUrlCredentials } from '@robot-mcp-kit/core/rules';
+import { type EventOutbox, type OutboxRecord } from '@robot-mcp-kit/core/store';
+import type * as RedisPackage from '@robot-mcp-kit/redis/server';
 import { givenReplicaId, loadRedisPackage, type TaskStoreSettings } from './task-store.config.js';
 
 /** How long an event's outbox write waits for the task store to hold its seq (then it goes on, warned). */

@@ -1,20 +1,17 @@
 import {
-  ANONYMOUS_SCOPE,
   type EventPoster,
   type JsonObject,
   type Logger,
   parseTaskInfo,
-  REPLICA_FENCED,
   RobotMcpKitError,
-  type StoredTask,
-  type TaskChange,
   TaskEvent,
   type TaskInfo,
   type TaskInfoJson,
   type TaskManager,
-  type TaskStore,
   systemClock,
 } from '@robot-mcp-kit/core';
+import { type TaskChange } from '@robot-mcp-kit/core/host';
+import { ANONYMOUS_SCOPE, REPLICA_FENCED, type StoredTask, type TaskStore } from '@robot-mcp-kit/core/store';
 import { Backoff, waitAtMost } from '@robot-mcp-kit/core/support';
 import { randomUUID } from 'node:crypto';
 import { mayAccess, scopeOf } from '../auth/task-owners.js';

@@ -1,8 +1,12 @@
-import { ConfigError, type Logger, redactUrlCredentials, type TaskStore } from '@robot-mcp-kit/core';
-import type * as RedisPackage from '@robot-mcp-kit/redis';
+import { ConfigError, type Logger } from '@robot-mcp-kit/core';
+import { redactUrlCredentials } from '@robot-mcp-kit/core/rules';
+import { type TaskStore } from '@robot-mcp-kit/core/store';
+import type * as RedisPackage from '@robot-mcp-kit/redis/server';
 
 /** The package holding the Redis adapters, loaded only when a store URL is configured. */
 export const REDIS_PACKAGE = '@robot-mcp-kit/redis';
+/** Its robot-side entry (task store, outbox): the server never loads the receiver-side one. */
+const REDIS_SERVER_ENTRY = `${REDIS_PACKAGE}/server`;
 
 /** A Redis task store by URL, with its tuning. */
 export interface TaskStoreSettings {
@@ -126,12 +130,12 @@ export async function openTaskStore(
 }
 
 /**
- * `@robot-mcp-kit/redis`, imported only when a store URL is configured.
+ * `@robot-mcp-kit/redis/server`, imported only when a store URL is configured.
  * @throws ConfigError naming RMK_STORE when the package is not installed
  */
 export async function loadRedisPackage(): Promise<typeof RedisPackage> {
   try {
-    return (await import(REDIS_PACKAGE)) as typeof RedisPackage;
+    return (await import(REDIS_SERVER_ENTRY)) as typeof RedisPackage;
   } catch (error) {
     throw new ConfigError(
       'RMK_STORE',

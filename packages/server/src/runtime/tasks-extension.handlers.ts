@@ -5,7 +5,8 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { parseTaskInfo, type StoredTask, type TaskInfo, type TaskManager } from '@robot-mcp-kit/core';
+import { parseTaskInfo, type TaskInfo, type TaskManager } from '@robot-mcp-kit/core';
+import { type StoredTask } from '@robot-mcp-kit/core/store';
 import { z } from 'zod';
 import { taskPayloadResult } from '../task-views/task-payload.builder.js';
 import { statusMessageOf } from '../task-views/task-status.mapper.js';

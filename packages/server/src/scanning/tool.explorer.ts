@@ -5,7 +5,7 @@ import {
   RESERVED_TOOL_NAMES,
   TOOL_NAME_MAX_LENGTH,
   toSnakeCase,
-} from '@robot-mcp-kit/core';
+} from '@robot-mcp-kit/core/rules';
 import { DecorationError } from '../errors/server.error.js';
 import {
   type DtoClass,

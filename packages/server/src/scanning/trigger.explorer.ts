@@ -1,4 +1,4 @@
-import { isTriggerType, TRIGGER_TYPE_MAX_LENGTH } from '@robot-mcp-kit/core';
+import { isTriggerType, TRIGGER_TYPE_MAX_LENGTH } from '@robot-mcp-kit/core/rules';
 import { DecorationError } from '../errors/server.error.js';
 import { type TriggerDefinition } from '../metadata/definitions.types.js';
 import { METADATA_KEYS } from '../metadata/metadata.keys.js';

@@ -1,4 +1,5 @@
-import { shortText, type TaskInfo, type TaskInfoJson, type TaskManager } from '@robot-mcp-kit/core';
+import { type TaskInfo, type TaskInfoJson, type TaskManager } from '@robot-mcp-kit/core';
+import { shortText } from '@robot-mcp-kit/core/rules';
 import { type TaskStoreBridge } from '../runtime/task-store.bridge.js';
 import { type TaskOwners } from '../auth/task-owners.js';
 

@@ -1,5 +1,6 @@
 import { type Task, type TaskStatus } from '@modelcontextprotocol/sdk/types.js';
-import { isoTime, type JsonObject, type TaskInfo, type TaskState } from '@robot-mcp-kit/core';
+import { type JsonObject, type TaskInfo, type TaskState } from '@robot-mcp-kit/core';
+import { isoTime } from '@robot-mcp-kit/core/rules';
 
 /** The protocol status of each TaskManager state (one state machine, two vocabularies). */
 export const PROTOCOL_STATUS: Readonly<Record<TaskState, TaskStatus>> = Object.freeze({

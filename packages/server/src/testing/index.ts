@@ -8,5 +8,6 @@
  */
 export { connectTestClient, textOf } from './test-client.js';
 export type { TestClient } from './test-client.js';
-export { InMemoryEventTransport, ManualClock, MemoryLogger, silentLogger } from '@robot-mcp-kit/core';
-export type { RecordedDelivery, LogEntry } from '@robot-mcp-kit/core';
+export { silentLogger } from '@robot-mcp-kit/core';
+export { InMemoryEventTransport, ManualClock, MemoryLogger } from '@robot-mcp-kit/core/testing';
+export type { RecordedDelivery, LogEntry } from '@robot-mcp-kit/core/testing';

@@ -6,13 +6,8 @@ import {
   ElicitRequestSchema,
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import {
-  ConfigError,
-  InMemoryEventTransport,
-  ManualClock,
-  MemoryLogger,
-  type TaskEvent,
-} from '@robot-mcp-kit/core';
+import { ConfigError, type TaskEvent } from '@robot-mcp-kit/core';
+import { InMemoryEventTransport, ManualClock, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { bootstrap, type BootstrapOptions, type CapabilityServerClass } from '../bootstrap/bootstrap.js';
 import { type RobotMcpApp } from '../runtime/robot-mcp-app.js';
 

@@ -4,10 +4,10 @@ import {
   TaskError,
   type TaskContext,
   type TaskInfo,
-  type TaskControl,
   type TaskManager,
   type JsonObject,
 } from '@robot-mcp-kit/core';
+import { type TaskControl } from '@robot-mcp-kit/core/host';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
   type LongRunningToolDefinition,

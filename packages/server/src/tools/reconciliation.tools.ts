@@ -1,13 +1,7 @@
 import { IsArray, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
-import {
-  ANONYMOUS_SCOPE,
-  type StoredTask,
-  TASK_STATES,
-  type TaskInfo,
-  type TaskManager,
-  type TaskState,
-} from '@robot-mcp-kit/core';
+import { TASK_STATES, type TaskInfo, type TaskManager, type TaskState } from '@robot-mcp-kit/core';
+import { ANONYMOUS_SCOPE, type StoredTask } from '@robot-mcp-kit/core/store';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Tool } from '../decorators/tool.decorator.js';
 import { type DtoSchemaBuilder } from '../schema/dto-schema.js';

@@ -1,5 +1,6 @@
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { RobotMcpKitError, type TaskInfo, isJsonObject, toFrozenJsonObject } from '@robot-mcp-kit/core';
+import { RobotMcpKitError, type TaskInfo, isJsonObject } from '@robot-mcp-kit/core';
+import { toFrozenJsonObject } from '@robot-mcp-kit/core/rules';
 
 /** A tool result holding a JSON string (spec §3.3: reconciliation tools return JSON text). */
 export function jsonTextResult(value: unknown): CallToolResult {

@@ -3,13 +3,8 @@ import { importJWK, SignJWT, decodeJwt } from 'jose';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import {
-  type Clock,
-  ConfigError,
-  InMemoryEventTransport,
-  MemoryLogger,
-  systemClock,
-} from '@robot-mcp-kit/core';
+import { type Clock, ConfigError, systemClock } from '@robot-mcp-kit/core';
+import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import {
   bootstrap,
   CapabilityServer,

@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { ANONYMOUS_SCOPE, MemoryLogger, type TaskBody, TaskManager } from '@robot-mcp-kit/core';
+import { type TaskBody, TaskManager } from '@robot-mcp-kit/core';
+import { ANONYMOUS_SCOPE } from '@robot-mcp-kit/core/store';
+import { MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { MAX_FINISHED_OWNERS, mayAccess, scopeOf, TaskOwners } from '../../src/auth/task-owners.js';
 
 /** Runs until cancelled. */

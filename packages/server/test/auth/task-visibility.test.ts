@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { type OAuthTokenVerifier } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core';
+import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { bootstrap, type RobotMcpApp } from '@robot-mcp-kit/server';
 import { RoverServer } from '../fixtures/rover.server.js';
 import { textOf, WireClient } from '../../../../test/support/mcp-2026.wire-client.js';

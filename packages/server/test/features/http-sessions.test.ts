@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { InMemoryEventTransport, ManualClock, MemoryLogger } from '@robot-mcp-kit/core';
+import { InMemoryEventTransport, ManualClock, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { bootstrap, type CapabilityServerClass, type RobotMcpApp, runServer } from '@robot-mcp-kit/server';
 import { textOf } from '@robot-mcp-kit/server/testing';
 import { type HttpListener, type HttpListenerOptions, listenHttp } from '@robot-mcp-kit/server/advanced';

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { ConfigError, type JsonObject, ManualClock, MemoryLogger, TaskManager } from '@robot-mcp-kit/core';
+import { ConfigError, type JsonObject, TaskManager } from '@robot-mcp-kit/core';
+import { ManualClock, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { bootstrap, CapabilityServer, LongRunningTool } from '@robot-mcp-kit/server';
 import { TaskStarter } from '@robot-mcp-kit/server/advanced';
 import { TaskOwners } from '../../src/auth/task-owners.js';

@@ -1,7 +1,8 @@
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import winston from 'winston';
-import { InMemoryEventTransport, kitLogFormat } from '@robot-mcp-kit/core';
+import { kitLogFormat } from '@robot-mcp-kit/core/host';
+import { InMemoryEventTransport } from '@robot-mcp-kit/core/testing';
 import { bootstrap, type BootstrapOptions, type RobotMcpApp } from '@robot-mcp-kit/server';
 import { ArmServer } from '../features/fixtures/arm.server.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ManualClock } from '@robot-mcp-kit/core';
+import { ManualClock } from '@robot-mcp-kit/core/testing';
 import { ExtensionTaskIndex } from '../../src/runtime/extension-task.index.js';
 
 describe('ExtensionTaskIndex (SEP-2663 task handles)', () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { ManualClock, MemoryLogger, type TaskChange, type TaskManager } from '@robot-mcp-kit/core';
+import { type TaskManager } from '@robot-mcp-kit/core';
+import { type TaskChange } from '@robot-mcp-kit/core/host';
+import { ManualClock, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { TaskChangePublisher } from '../../src/runtime/modern-task.resources.js';
 
 /** The one TaskManager method the publisher uses, driven by the test. */

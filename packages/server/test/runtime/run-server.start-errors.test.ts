@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
-import { InMemoryEventTransport } from '@robot-mcp-kit/core';
+import { InMemoryEventTransport } from '@robot-mcp-kit/core/testing';
 import { runServer } from '@robot-mcp-kit/server';
 import { checkLogLevel } from '@robot-mcp-kit/server/advanced';
 import { RoverServer } from '../fixtures/rover.server.js';

@@ -3,7 +3,8 @@ import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { IsInt, Max, Min } from 'class-validator';
-import { InMemoryEventTransport, type JsonObject, silentLogger, type TaskContext } from '@robot-mcp-kit/core';
+import { type JsonObject, silentLogger, type TaskContext } from '@robot-mcp-kit/core';
+import { InMemoryEventTransport } from '@robot-mcp-kit/core/testing';
 import { bootstrap, CapabilityServer, LongRunningTool, type RobotMcpApp } from '@robot-mcp-kit/server';
 import { until, wirePeer } from '../fixtures/harness.js';
 

@@ -1,11 +1,5 @@
-import {
-  type EventPoster,
-  InMemoryTaskStore,
-  type StoredTask,
-  type TaskBody,
-  type TaskEvent,
-  TaskManager,
-} from '@robot-mcp-kit/core';
+import { type EventPoster, type TaskBody, type TaskEvent, TaskManager } from '@robot-mcp-kit/core';
+import { InMemoryTaskStore, type StoredTask } from '@robot-mcp-kit/core/store';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type LongRunningToolDefinition } from '../../src/metadata/definitions.types.js';
 import { TaskStoreBridge } from '../../src/runtime/task-store.bridge.js';
@@ -15,7 +9,8 @@ import { createReconciliationTools } from '../../src/tools/reconciliation.tools.
 import { type ToolCall } from '../../src/tools/registered-tool.js';
 import { TaskStarter } from '../../src/tools/task-starter.js';
 import { until } from '../../../../test/support/until.js';
-import { type LostTaskListener, REPLICA_LOST, type TaskChange } from '@robot-mcp-kit/core';
+import { type TaskChange } from '@robot-mcp-kit/core/host';
+import { type LostTaskListener, REPLICA_LOST } from '@robot-mcp-kit/core/store';
 import { connectTestClient } from '@robot-mcp-kit/server/testing';
 import { RoverServer } from '../fixtures/rover.server.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError, MemoryLogger } from '@robot-mcp-kit/core';
+import { ConfigError } from '@robot-mcp-kit/core';
+import { MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { bootstrap } from '@robot-mcp-kit/server';
 import { ArmServer } from '../features/fixtures/arm.server.js';
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { type JsonObject, MemoryLogger } from '@robot-mcp-kit/core';
+import { type JsonObject } from '@robot-mcp-kit/core';
+import { MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { CapabilityServer, Tool } from '@robot-mcp-kit/server';
 import { connect, type Harness, textOf } from '../fixtures/harness.js';
 

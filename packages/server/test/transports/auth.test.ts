@@ -5,7 +5,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { type OAuthTokenVerifier } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ConfigError, InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core';
+import { ConfigError } from '@robot-mcp-kit/core';
+import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { bootstrap, type BootstrapOptions, type RobotMcpApp } from '@robot-mcp-kit/server';
 import { StaticTokenVerifier } from '@robot-mcp-kit/server/advanced';
 import { ArmServer } from '../features/fixtures/arm.server.js';

@@ -6,7 +6,7 @@ import { build } from 'esbuild';
 import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type Browser, chromium } from 'playwright-core';
-import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core';
+import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { bootstrap, type RobotMcpApp } from '@robot-mcp-kit/server';
 import { ArmServer } from '../features/fixtures/arm.server.js';
 import { rawRequest } from './raw-http.js';

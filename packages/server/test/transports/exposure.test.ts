@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core';
+import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { bootstrap, type RobotMcpApp, runServer } from '@robot-mcp-kit/server';
 import { ArmServer } from '../features/fixtures/arm.server.js';
 import { initializeBody, MCP_POST_HEADERS, rawRequest } from './raw-http.js';

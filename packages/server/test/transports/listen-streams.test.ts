@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { request, type IncomingMessage } from 'node:http';
 import { InMemoryServerEventBus, McpServer } from '@modelcontextprotocol/server';
-import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core';
+import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { bootstrap } from '@robot-mcp-kit/server';
 import { type HttpListener, listenHttp } from '@robot-mcp-kit/server/advanced';
 import { VERSION } from '../../../../test/support/mcp-2026.wire-client.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core';
+import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { bootstrap, type RobotMcpApp } from '@robot-mcp-kit/server';
 import { until } from '../fixtures/harness.js';
 import { RoverServer } from '../fixtures/rover.server.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core';
+import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { bootstrap, type RobotMcpApp } from '@robot-mcp-kit/server';
 import { BoundedEventStore } from '@robot-mcp-kit/server/advanced';
 import { ArmServer } from '../features/fixtures/arm.server.js';

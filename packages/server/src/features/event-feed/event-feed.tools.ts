@@ -6,10 +6,10 @@ import {
   EVENT_TYPES,
   isTerminalState,
   RobotMcpKitError,
-  shortText,
   type TaskManager,
   type TimerHandle,
 } from '@robot-mcp-kit/core';
+import { shortText } from '@robot-mcp-kit/core/rules';
 import { ToolArgumentsError } from '../../errors/server.error.js';
 import { Tool } from '../../decorators/tool.decorator.js';
 import { type DtoSchemaBuilder } from '../../schema/dto-schema.js';

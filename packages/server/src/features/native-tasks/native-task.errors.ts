@@ -1,5 +1,6 @@
 import { ErrorCode, McpError, type TaskStatus } from '@modelcontextprotocol/sdk/types.js';
-import { RobotMcpKitError, shortText, TriggerValidationError } from '@robot-mcp-kit/core';
+import { RobotMcpKitError, TriggerValidationError } from '@robot-mcp-kit/core';
+import { shortText } from '@robot-mcp-kit/core/rules';
 import { ToolArgumentsError } from '../../errors/server.error.js';
 
 /**

@@ -1,12 +1,7 @@
 import { type Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { type ProgressToken, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
-import {
-  type Clock,
-  type Logger,
-  type TaskChange,
-  type TaskInfo,
-  type TaskManager,
-} from '@robot-mcp-kit/core';
+import { type Clock, type Logger, type TaskInfo, type TaskManager } from '@robot-mcp-kit/core';
+import { type TaskChange } from '@robot-mcp-kit/core/host';
 import { type SessionContext } from '../../tools/registered-tool.js';
 import { type NativeTaskEntry, NativeTaskIndex } from './native-task.index.js';
 import { type ResolvedNativeTasksOptions } from './native-tasks.options.js';

@@ -1,5 +1,6 @@
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { type EstopLatch, type Logger, RobotMcpKitError } from '@robot-mcp-kit/core';
+import { type Logger, RobotMcpKitError } from '@robot-mcp-kit/core';
+import { type EstopLatch } from '@robot-mcp-kit/core/store';
 import { scopeOf } from '../../auth/task-owners.js';
 import { type Feature, type FeatureContext } from '../../runtime/feature.types.js';
 import { type RegisteredTool, type ToolCall } from '../../tools/registered-tool.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { ManualClock, TaskEvent, type EventType, type JsonObject } from '@robot-mcp-kit/core';
+import { TaskEvent, type EventType, type JsonObject } from '@robot-mcp-kit/core';
+import { ManualClock } from '@robot-mcp-kit/core/testing';
 import { type FeedEntry } from '@robot-mcp-kit/server/advanced';
 import { EventFeed, FeedCursorError } from '../../../src/features/event-feed/event-feed.js';
 

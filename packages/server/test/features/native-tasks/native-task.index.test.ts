@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { ManualClock, TaskInfo, type TaskState } from '@robot-mcp-kit/core';
+import { TaskInfo, type TaskState } from '@robot-mcp-kit/core';
+import { ManualClock } from '@robot-mcp-kit/core/testing';
 import { type SessionContext } from '@robot-mcp-kit/server/advanced';
 import {
   type NativeTaskEntry,

@@ -9,14 +9,8 @@ import {
   type Task,
   TaskStatusNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import {
-  type Clock,
-  InMemoryEventTransport,
-  type JsonObject,
-  MemoryLogger,
-  TaskError,
-  type TaskContext,
-} from '@robot-mcp-kit/core';
+import { type Clock, type JsonObject, TaskError, type TaskContext } from '@robot-mcp-kit/core';
+import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import {
   bootstrap,
   type BootstrapOptions,

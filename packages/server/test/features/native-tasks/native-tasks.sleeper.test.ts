@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { CallToolResultSchema, ErrorCode, type Progress } from '@modelcontextprotocol/sdk/types.js';
-import { ManualClock } from '@robot-mcp-kit/core';
+import { ManualClock } from '@robot-mcp-kit/core/testing';
 import { SleeperServer } from '../../../../../examples/sleeper/src/sleeper.server.js';
 import {
   createTask,

@@ -2,12 +2,12 @@ import { describe, expect, it } from '@jest/globals';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import {
   ConfigError,
-  ManualClock,
   TaskFailure,
   TaskInfo,
   type TaskState,
   TriggerValidationError,
 } from '@robot-mcp-kit/core';
+import { ManualClock } from '@robot-mcp-kit/core/testing';
 import { ToolArgumentsError } from '@robot-mcp-kit/server';
 import { NATIVE_TASKS_DEFAULTS, type SessionContext } from '@robot-mcp-kit/server/advanced';
 import { ConcurrencyLimitError } from '../../../src/tools/task-starter.js';

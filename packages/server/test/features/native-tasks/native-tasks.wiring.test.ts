@@ -6,7 +6,8 @@ import {
   ErrorCode,
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
-import { MemoryLogger, TaskManager, type TaskContext, type TaskInfo } from '@robot-mcp-kit/core';
+import { TaskManager, type TaskContext, type TaskInfo } from '@robot-mcp-kit/core';
+import { MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { CapabilityServer, Tool } from '@robot-mcp-kit/server';
 import {
   nativeTasksFeature,

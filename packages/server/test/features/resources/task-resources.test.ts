@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { ManualClock } from '@robot-mcp-kit/core';
+import { ManualClock } from '@robot-mcp-kit/core/testing';
 import { bootstrap } from '@robot-mcp-kit/server';
 import { UpdateCoalescer } from '../../../src/task-views/update-coalescer.js';
 import { ArmServer } from '../fixtures/arm.server.js';

@@ -6,7 +6,7 @@ import {
   type ElicitResult,
   ElicitRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core';
+import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { bootstrap, CapabilityServer, Tool } from '@robot-mcp-kit/server';
 import { IsString } from 'class-validator';
 

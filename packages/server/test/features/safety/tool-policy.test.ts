@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { ConfigError, MemoryLogger } from '@robot-mcp-kit/core';
+import { ConfigError } from '@robot-mcp-kit/core';
+import { MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { bootstrap, CapabilityServer, Tool } from '@robot-mcp-kit/server';
 import { parseServerArgs } from '@robot-mcp-kit/server/advanced';
 import { compileGlob, parseToolPatterns } from '../../../src/rules/tool-pattern.rules.js';

@@ -1,0 +1,18 @@
+// @robot-mcp-kit/redis/server — the robot side: Redis adapters of core's store ports, shared by the
+// replicas of a server (a task store with leases and cross-replica cancellation, a durable event
+// outbox on Redis Streams). `@robot-mcp-kit/server` loads this entry when RMK_STORE is set. Imports
+// nothing of @robot-mcp-kit/receiver.
+
+export type { RedisClient } from '../redis-connection.js';
+
+export { RedisTaskStore } from '../redis-task.store.js';
+export type { RedisTaskStoreStats } from '../redis-task.store.js';
+export { createRedisTaskStore } from '../redis-task.factory.js';
+export type { CreateRedisTaskStoreOptions } from '../redis-task.factory.js';
+export type { RedisTaskStoreOptions } from '../redis-task-store.options.js';
+
+export { RedisEventOutbox, OUTBOX_GROUP } from '../redis-event.outbox.js';
+export type { RedisEventOutboxStats } from '../redis-event.outbox.js';
+export { createRedisEventOutbox, redisEventOutbox } from '../redis-outbox.factory.js';
+export type { CreateRedisEventOutboxOptions } from '../redis-outbox.factory.js';
+export type { OutboxFence, RedisEventOutboxOptions } from '../redis-outbox.options.js';
