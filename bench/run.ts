@@ -16,9 +16,10 @@ import { taskStoreBenchmarks } from './scenarios/task-store.bench.js';
 import { toolCallBenchmarks } from './scenarios/tool-calls.bench.js';
 import { triggerBenchmarks } from './scenarios/triggers.bench.js';
 import { rosFeedbackBenchmarks } from './scenarios/ros-feedback.bench.js';
+import { telemetryBenchmarks } from './scenarios/telemetry.bench.js';
 
 /**
- * `npm run bench [-- --quick] [--only=tools,native,delivery,cold,scale,triggers,brokers,publish,sessions,eras,store,ros] [--strict]`
+ * `npm run bench [-- --quick] [--only=tools,native,delivery,cold,scale,triggers,brokers,publish,sessions,eras,store,ros,otel] [--strict]`
  *
  * Full mode prints PASS/MISS per target (and exits 1 on a MISS only with --strict); quick mode
  * (CI) runs every scenario briefly to prove it works and never judges the numbers. Either way a
@@ -73,6 +74,7 @@ await attempt('sessions', async () => void rows.push(...(await idleSessionBenchm
 await attempt('eras', async () => void rows.push(...(await mcpEraBenchmarks(ctx))));
 await attempt('store', async () => void rows.push(...(await taskStoreBenchmarks(ctx))));
 await attempt('ros', async () => void rows.push(...(await rosFeedbackBenchmarks(ctx))));
+await attempt('otel', async () => void rows.push(...(await telemetryBenchmarks(ctx))));
 
 const results: BenchResults = {
   generatedAt: new Date().toISOString(),

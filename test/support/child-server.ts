@@ -13,10 +13,14 @@ export class ChildServers {
   private readonly children: ChildProcess[] = [];
   private readonly clients: Client[] = [];
 
-  /** @param main path of the built entry point; @param baseEnv variables every child gets. */
+  /**
+   * @param main path of the built entry point; @param baseEnv variables every child gets;
+   * @param nodeArgs node options before `main` (`['--import', './otel.mjs']`).
+   */
   constructor(
     readonly main: string,
     private readonly baseEnv: Record<string, string> = {},
+    private readonly nodeArgs: readonly string[] = [],
   ) {}
 
   /** Throws a clear error when the build is missing. */
@@ -34,7 +38,7 @@ export class ChildServers {
     extra: Record<string, string> = {},
     stdin: 'ignore' | 'pipe' = 'pipe',
   ): { child: ChildProcess; stderr: () => string } {
-    const child = spawn(process.execPath, [this.main], {
+    const child = spawn(process.execPath, [...this.nodeArgs, this.main], {
       env: this.env(extra),
       stdio: [stdin, 'pipe', 'pipe'],
     });
@@ -69,7 +73,7 @@ export class ChildServers {
   }> {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [this.main],
+      args: [...this.nodeArgs, this.main],
       env: this.env(extra),
       stderr: 'pipe',
     });

@@ -183,7 +183,15 @@ function createFeatureContext<T extends object>(
     : undefined;
   const { poster, taskManager } = createTaskEngine(
     name,
-    { env, clock, logger, triggers, outbox, deliveryGate },
+    {
+      env,
+      clock,
+      logger,
+      triggers,
+      outbox,
+      deliveryGate,
+      replicaId: storeSetting && !('put' in storeSetting) ? storeSetting.replicaId : undefined,
+    },
     options,
   );
   const owners = new TaskOwners();
@@ -244,10 +252,12 @@ function createTaskEngine(
     triggers: TriggerRegistry;
     outbox: EventOutbox | undefined;
     deliveryGate: ((event: TaskEvent) => Promise<boolean>) | undefined;
+    /** The replica's id with a shared store: the task spans' `robot_mcp_kit.replica.id`. */
+    replicaId: string | undefined;
   },
   options: Pick<BootstrapOptions, 'eventTransport' | 'poster' | 'tasks'>,
 ): { poster: EventPoster; taskManager: TaskManager } {
-  const { env, clock, logger, triggers, outbox, deliveryGate } = deps;
+  const { env, clock, logger, triggers, outbox, deliveryGate, replicaId } = deps;
   const posterOptions = {
     clock,
     logger: logger.child({ component: 'poster' }),
@@ -264,6 +274,7 @@ function createTaskEngine(
     triggers,
     clock,
     logger: logger.child({ component: 'tasks' }),
+    ...(replicaId ? { replicaId } : {}),
     ...options.tasks,
   });
   return { poster, taskManager };

@@ -8,6 +8,7 @@ import { modernServerFactory } from './modern-server.factory.js';
 import { TaskChangePublisher } from './modern-task.resources.js';
 import { TASKS_EXTENSION_DEFAULTS, TasksExtension } from './tasks-extension.handlers.js';
 import { type TaskStoreBridge } from './task-store.bridge.js';
+import { type McpServerTelemetry } from '../telemetry/mcp-request.telemetry.js';
 
 /** What the app hands the MCP 2026-07-28 leg. */
 export interface ModernWiringOptions {
@@ -17,6 +18,8 @@ export interface ModernWiringOptions {
   readonly taskManager: TaskManager;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** The app's MCP telemetry: the 2026 leg's requests get server spans and metrics too. */
+  readonly telemetry: McpServerTelemetry;
   /**
    * Minimum interval between two updates of one `tasks://` URI, in ms, when the task-resources
    * feature is on (`tasks://` resources are served and their changes published); undefined when off.
@@ -36,10 +39,12 @@ export interface ModernWiringOptions {
 export class ModernWiring {
   readonly bus = new InMemoryServerEventBus();
   readonly factory: McpServerFactory;
+  /** The same server over stdio (its telemetry says `network.transport` `pipe`). */
+  private readonly stdio: McpServerFactory;
   private readonly publishers = new Set<TaskChangePublisher>();
 
   constructor(private readonly options: ModernWiringOptions) {
-    this.factory = modernServerFactory({
+    const parts = {
       definition: options.definition,
       registry: options.registry,
       owners: options.owners,
@@ -50,7 +55,10 @@ export class ModernWiring {
         options.stored,
       ),
       ...(options.resourceUpdateIntervalMs !== undefined ? { taskResources: options.taskManager } : {}),
-    });
+      telemetry: options.telemetry,
+    };
+    this.factory = modernServerFactory({ ...parts, network: 'tcp' });
+    this.stdio = modernServerFactory({ ...parts, network: 'pipe' });
   }
 
   /** HTTP: publishes task changes onto {@link bus} (once per app). */
@@ -65,7 +73,7 @@ export class ModernWiring {
   /** Stdio: a factory whose instances send task changes themselves until they close. */
   stdioFactory(): McpServerFactory {
     return async (ctx) => {
-      const product = await this.factory(ctx);
+      const product = await this.stdio(ctx);
       if (this.options.resourceUpdateIntervalMs === undefined) return product;
       const server = (product as { server?: Server }).server ?? (product as Server);
       const failed = (err: unknown): void => {

@@ -25,6 +25,9 @@ import { type TransportConfig } from './server-config.js';
 import { type TaskResourcesExtension } from './feature.types.js';
 import { type TaskStoreBridge } from './task-store.bridge.js';
 import { LazyJsonSchemaValidator } from './lazy-json-schema.validator.js';
+import { McpServerTelemetry } from '../telemetry/mcp-request.telemetry.js';
+import { type McpNetworkTransport } from '../telemetry/mcp-semconv.names.js';
+import { traceTransport } from '../telemetry/transport.tracing.js';
 
 /**
  * An extension installs extra protocol surface on every session (native tasks, resources, event
@@ -94,6 +97,8 @@ export class RobotMcpApp {
   private readonly clock: Clock;
   private readonly stored: TaskStoreBridge | undefined;
   private readonly sessions = new Map<Server, SessionContext>();
+  /** Server spans and MCP metrics of both generations (OpenTelemetry API; no-ops without an SDK). */
+  private readonly telemetry = new McpServerTelemetry();
   private listener: HttpListener | undefined;
   private modernStdio: { close(): Promise<void> } | undefined;
   private modern: ModernWiring | undefined;
@@ -151,7 +156,15 @@ export class RobotMcpApp {
   }
 
   /** Connects one transport as a new session (in-memory pairs in tests, stdio, HTTP sessions). */
-  async connect(transport: Transport): Promise<Server> {
+  connect(transport: Transport): Promise<Server> {
+    return this.connectSession(transport, undefined);
+  }
+
+  /** {@link connect}, with the session's `network.transport` for its telemetry (`pipe`, `tcp`). */
+  private async connectSession(
+    transport: Transport,
+    network: McpNetworkTransport | undefined,
+  ): Promise<Server> {
     // A server embedded with connect() alone still shares its tasks and events through the store.
     if (this.stored) await this.open();
     const fallback = randomUUID();
@@ -162,7 +175,10 @@ export class RobotMcpApp {
     };
     const mcp = this.createSessionServer(session);
     this.sessions.set(mcp, session);
+    guardTransport(transport, this.logger);
+    const traced = traceTransport(transport, this.telemetry, network);
     mcp.onclose = () => {
+      traced.closed();
       if (!this.sessions.delete(mcp)) return;
       this.logger.debug('session closed', { session: session.id });
       for (const extension of this.extensions) {
@@ -174,7 +190,6 @@ export class RobotMcpApp {
         );
       }
     };
-    guardTransport(transport, this.logger);
     await mcp.connect(transport);
     return mcp;
   }
@@ -203,7 +218,7 @@ export class RobotMcpApp {
     modern?.publishToBus();
     this.listener = await listenHttp(
       config,
-      async (transport) => void (await this.connect(transport)),
+      async (transport) => void (await this.connectSession(transport, 'tcp')),
       this.logger,
       {
         env: this.env,
@@ -225,7 +240,7 @@ export class RobotMcpApp {
     const era = await firstStdioEra(process.stdin);
     if (era === 'closed') return;
     if (era === 'legacy') {
-      await this.connect(new StdioServerTransport());
+      await this.connectSession(new StdioServerTransport(), 'pipe');
     } else {
       const modern = await this.modernWiring();
       const { serveModernStdio } = await import('./modern-stdio.server.js');
@@ -247,6 +262,7 @@ export class RobotMcpApp {
       taskManager: this.taskManager,
       clock: this.clock,
       logger: this.logger,
+      telemetry: this.telemetry,
       ...(this.stored ? { stored: this.stored } : {}),
       // Served on the 2026 leg as the task-resources feature serves them on the 2025 one.
       resourceUpdateIntervalMs: (this.extension('task-resources') as TaskResourcesExtension | undefined)

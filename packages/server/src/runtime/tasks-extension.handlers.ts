@@ -13,6 +13,7 @@ import { statusMessageOf } from '../task-views/task-status.mapper.js';
 import { scopeOf } from '../auth/task-owners.js';
 import { type ExtensionTaskEntry, type ExtensionTaskIndex } from './extension-task.index.js';
 import { type TaskStoreBridge } from './task-store.bridge.js';
+import { linkActiveSpanToTask } from '../telemetry/task-trace.link.js';
 
 /** How long tasks/cancel of another replica's task waits for the owner to confirm. */
 const REMOTE_CANCEL_WAIT_MS = 2000;
@@ -129,6 +130,7 @@ export class TasksExtension {
     if (!found) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Failed to retrieve task: Task not found');
     }
+    linkActiveSpanToTask(this.taskManager, found.entry.taskId);
     return found;
   }
 

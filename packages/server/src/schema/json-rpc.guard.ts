@@ -65,7 +65,7 @@ export function guardTransport(transport: Transport, logger: Logger): void {
 }
 
 /** The getter/setter pair of `key` on `object` or its prototypes, if it is an accessor. */
-function accessorOf(object: object, key: string): PropertyDescriptor | undefined {
+export function accessorOf(object: object, key: string): PropertyDescriptor | undefined {
   for (let o: object | null = object; o !== null; o = Object.getPrototypeOf(o) as object | null) {
     const descriptor = Object.getOwnPropertyDescriptor(o, key);
     if (descriptor) return descriptor.set ? descriptor : undefined;

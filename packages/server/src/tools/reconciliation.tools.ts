@@ -12,6 +12,7 @@ import { createKitTools, kitJsonResult } from './kit-tools.factory.js';
 import { type RegisteredTool, type ToolCall } from './registered-tool.js';
 import { MAX_LIST_LIMIT, pageOfTasks } from './task-list.pager.js';
 import { kitToolResult } from './tool-results.js';
+import { linkActiveSpanToTask } from '../telemetry/task-trace.link.js';
 
 export class GetTaskArgs {
   @JSONSchema({ description: 'The task_id returned when the task was started, e.g. "nav-7f3a2b"' })
@@ -161,7 +162,9 @@ export class ReconciliationTools {
   /** This replica's task, if the caller may see it (else the store is asked: a relayed task). */
   private local(call: ToolCall, taskId: string): TaskInfo | undefined {
     const info = this.taskManager.get(taskId);
-    return info && (this.owners?.allows(this.scopeOf(call), taskId) ?? true) ? info : undefined;
+    if (!info || !(this.owners?.allows(this.scopeOf(call), taskId) ?? true)) return undefined;
+    linkActiveSpanToTask(this.taskManager, taskId);
+    return info;
   }
 
   private async remote(call: ToolCall, taskId: string): Promise<StoredTask | undefined> {

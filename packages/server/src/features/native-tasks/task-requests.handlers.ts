@@ -17,6 +17,7 @@ import { type NativeTaskEntry } from './native-task.index.js';
 import { type NativeTaskService } from './native-task.service.js';
 import { taskPayloadResult } from '../../task-views/task-payload.builder.js';
 import { PROTOCOL_STATUS, toProtocolTask } from '../../task-views/task-status.mapper.js';
+import { linkActiveSpanToTask } from '../../telemetry/task-trace.link.js';
 
 /** The tasks capability: tasks/list, tasks/cancel, and task-augmented tools/call. */
 export const TASKS_CAPABILITY: NonNullable<ServerCapabilities['tasks']> = Object.freeze({
@@ -101,6 +102,7 @@ export class TaskRequests {
     const entry = this.service.index.get(taskId, this.session);
     const info = entry && this.service.snapshot(entry);
     if (!entry || !info || !this.allows(taskId)) throw new UnknownTaskError(taskId);
+    linkActiveSpanToTask(this.service.taskManager, entry.taskId);
     return { entry, info };
   }
 }
