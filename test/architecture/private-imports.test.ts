@@ -6,16 +6,10 @@ import ts from 'typescript';
 
 // No file of the kit imports a private path of a dependency: for a bare specifier with a subpath
 // (`pkg/sub/path`), the subpath must be an entry of that package's `exports` map. A package without
-// an exports map offers its main entry only, unless a path is allow-listed here with the document
-// that makes it public.
+// an exports map offers its main entry only (no path is allow-listed: class-transformer's metadata
+// storage, which class-validator-jsonschema's README reaches at `class-transformer/cjs/storage`, is
+// read through class-transformer's public API instead — packages/server/src/schema/transformer-shape.probe.ts).
 const ROOT = resolve('.');
-
-/** `specifier` → why that path of a package without an exports map may be imported. */
-const DOCUMENTED_PATHS: Record<string, string> = {
-  'class-transformer/cjs/storage':
-    "class-validator-jsonschema's README documents it as the classTransformerMetadataStorage option " +
-    '(class-transformer has no exports map and does not export its storage from its index)',
-};
 
 /** The source folders scanned: what authors run (packages, templates, examples) and the bench. */
 function sourceRoots(): string[] {
@@ -96,7 +90,6 @@ export function privatePathProblem(specifier: string, file: string): string | un
       ? undefined
       : `${file}: ${specifier} — ${split.subpath} is not in ${split.name}'s exports map`;
   }
-  if (DOCUMENTED_PATHS[specifier]) return undefined;
   return `${file}: ${specifier} — ${split.name} has no exports map: import its main entry only`;
 }
 
@@ -148,7 +141,10 @@ describe('imports of dependencies', () => {
     expect(privatePathProblem('@robot-mcp-kit/server/dist/bootstrap/bootstrap.js', 'bench/x.ts')).toMatch(
       /not in @robot-mcp-kit\/server's exports map/,
     );
-    expect(privatePathProblem('class-transformer/cjs/storage', 'packages/server/src/x.ts')).toBeUndefined();
+    // the storage the schema builder read until issue 29: private too, with no allow-list
+    expect(privatePathProblem('class-transformer/cjs/storage', 'packages/server/src/x.ts')).toMatch(
+      /class-transformer has no exports map/,
+    );
     expect(
       privatePathProblem('@modelcontextprotocol/sdk/types.js', 'packages/server/src/x.ts'),
     ).toBeUndefined();

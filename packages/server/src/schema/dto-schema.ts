@@ -1,7 +1,7 @@
-import { createRequire } from 'node:module';
 import { getMetadataStorage } from 'class-validator';
 import { targetConstructorToSchema, validationMetadatasToSchemas } from 'class-validator-jsonschema';
 import { type DtoClass } from '../metadata/decorator-args.types.js';
+import { TransformerShapeProbe } from './transformer-shape.probe.js';
 
 /** A JSON Schema object, as tools/list shows it. */
 export type JsonSchema = Record<string, unknown>;
@@ -10,23 +10,18 @@ type SchemaOptions = NonNullable<Parameters<typeof validationMetadatasToSchemas>
 
 const REF_PREFIX = '#/definitions/';
 
-const require = createRequire(import.meta.url);
-
 /**
  * The options the kit gives class-validator-jsonschema: the author's class-validator storage (the
- * kit's `class-validator` is a peer, so it is the author's copy) and class-transformer's storage, so
- * `@Type()`, `@Exclude()` and `@Expose({ name })` shape the schema. class-transformer does not export
- * its storage from its index; class-validator-jsonschema's README documents this very module as the
- * value of `classTransformerMetadataStorage` (the one path of a dependency the kit reads that is not
- * a package entry; allow-listed, with that reason, in test/architecture/private-imports.test.ts).
+ * kit's `class-validator` is a peer, so it is the author's copy) and, as its
+ * `classTransformerMetadataStorage`, what class-transformer's public API says of each property
+ * (`TransformerShapeProbe`), so `@Type()`, `@Exclude()` and `@Expose({ name })` shape the schema
+ * without reading class-transformer's unexported storage.
  */
 function schemaOptions(): SchemaOptions {
-  const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as {
-    defaultMetadataStorage: SchemaOptions['classTransformerMetadataStorage'];
-  };
   return {
     classValidatorMetadataStorage: getMetadataStorage(),
-    classTransformerMetadataStorage: defaultMetadataStorage,
+    classTransformerMetadataStorage:
+      new TransformerShapeProbe() as unknown as SchemaOptions['classTransformerMetadataStorage'],
     refPointerPrefix: REF_PREFIX,
   };
 }

@@ -20,23 +20,18 @@ export async function serveWebTransport(
   res: ServerResponse,
   parsedBody?: unknown,
 ): Promise<void> {
-  const aborted = new AbortController();
-  const onClose = (): void => aborted.abort();
-  res.once('close', onClose);
   let response: Response;
   try {
-    response = await transport.handleRequest(webRequestOf(req, { signal: aborted.signal }), {
-      authInfo: req.auth,
-      parsedBody,
-    });
+    // No abort signal: the SDK transport reads the request's method, URL and headers only, and a
+    // client that goes away cancels the response body (writeWebResponse), which is what ends a
+    // stream there. A linked signal cost an AbortController and undici's signal bookkeeping per POST.
+    response = await transport.handleRequest(webRequestOf(req), { authInfo: req.auth, parsedBody });
   } catch (error) {
-    res.off('close', onClose);
     if (!res.headersSent) writeInternalError(res, error);
     else res.destroy();
     return;
   }
   await writeWebResponse(response, res);
-  res.off('close', onClose);
 }
 
 /**
@@ -93,7 +88,7 @@ export async function writeWebResponse(
     res.end();
     return;
   }
-  res.flushHeaders();
+  holdUntilTickEnds(res);
   const reader = response.body.getReader();
   const stop = (): void => {
     reader.cancel().catch(() => undefined);
@@ -118,6 +113,20 @@ export async function writeWebResponse(
   } finally {
     res.off('close', stop);
   }
+}
+
+/**
+ * Lets the headers and the chunks the transport enqueues in this tick (an SSE stream's priming
+ * event, and an answer that needs no I/O) leave in one socket write, as the SDK's node wrapper
+ * sends them, instead of one write each; at the end of the tick the headers go out in any case,
+ * so a stream with nothing to say yet (a GET stream) still answers at once.
+ */
+function holdUntilTickEnds(res: ServerResponse): void {
+  res.cork();
+  process.nextTick(() => {
+    if (!res.writableEnded && !res.destroyed) res.flushHeaders();
+    res.uncork();
+  });
 }
 
 /** Resolves when `res` can take more, or closed. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { createRequire } from 'node:module';
-import { Exclude, Expose, Type } from 'class-transformer';
+import { Exclude, Expose, Transform, Type } from 'class-transformer';
 import { targetConstructorToSchema, validationMetadatasToSchemas } from 'class-validator-jsonschema';
 import {
   Allow,
@@ -80,8 +80,10 @@ import {
 import { JSONSchema } from '@robot-mcp-kit/server';
 import { DtoSchemaBuilder } from '@robot-mcp-kit/server/advanced';
 
-// The oracle: class-validator-jsonschema itself, called as its README shows (target schema, nested
-// definitions inlined): the kit's builder adds only the inlining and the closed top-level object.
+// The oracle: class-validator-jsonschema itself, called as its README shows — with class-transformer's
+// own metadata storage, a private path the kit does not read (it asks class-transformer's public API
+// instead; this test folder is not scanned by test/architecture/private-imports.test.ts) — target
+// schema, nested definitions inlined: the kit's builder adds only the inlining and the closed object.
 const require = createRequire(import.meta.url);
 const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as {
   defaultMetadataStorage: never;
@@ -251,12 +253,78 @@ class Collections {
   original!: string;
 }
 
+class Point {
+  @IsNumber()
+  x!: number;
+
+  @Expose({ name: 'y_m' })
+  @IsNumber()
+  y!: number;
+}
+
+class Renamed extends Collections {
+  @Expose({ name: 'child_name' })
+  @IsString()
+  childName!: string;
+
+  @IsArray()
+  @ArrayMaxSize(8)
+  @ValidateNested({ each: true })
+  @Type(() => Point)
+  points!: Point[];
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => Point)
+  @Expose({ name: 'origin_point' })
+  origin?: Point;
+}
+
+class Directional {
+  @Exclude({ toPlainOnly: true })
+  @IsString()
+  secret!: string;
+
+  @Exclude({ toClassOnly: true })
+  @IsString()
+  computed!: string;
+
+  @ValidateNested({ each: true })
+  @Type(() => Point)
+  @Transform(({ value }: { value: unknown }) => {
+    if (!Array.isArray(value)) throw new Error('an author transform refusing a probe value');
+    return value as unknown;
+  })
+  checked!: Point[];
+
+  @IsString()
+  kept!: string;
+}
+
+@Exclude()
+class OptIn {
+  @Expose()
+  @IsString()
+  a!: string;
+
+  @IsString()
+  b!: string;
+
+  @Expose({ name: 'c_name' })
+  @ValidateNested()
+  @Type(() => Point)
+  c!: Point;
+}
+
 const CASES: [string, new () => object][] = [
   ['string decorators, inheritance and class-level @JSONSchema', Strings],
   ['numbers, dates, conditions and a function @JSONSchema', Numbers],
   ['arrays, maps, nested and recursive DTOs, @Exclude and @Expose', Collections],
   ['a recursive DTO', Leaf],
   ['a base class', Base],
+  ['@Expose names and nested @Type arrays and objects, inherited', Renamed],
+  ['@Exclude in one direction, and a @Transform that throws on a probe', Directional],
+  ['a class-level @Exclude with @Expose properties', OptIn],
 ];
 
 describe('DtoSchemaBuilder: the same schemas as class-validator-jsonschema, byte for byte', () => {
@@ -291,6 +359,29 @@ describe('DtoSchemaBuilder: the same schemas as class-validator-jsonschema, byte
     expect(schema.properties).not.toHaveProperty('hidden');
     expect(schema.properties).toHaveProperty('renamed');
     expect(schema.additionalProperties).toBe(false);
+  });
+
+  it('takes nested element types, renames and exclusions from class-transformer (public API only)', () => {
+    const schema = new DtoSchemaBuilder().build(Renamed) as {
+      properties: Record<string, Record<string, unknown>>;
+      required: string[];
+    };
+    const point = {
+      properties: { x: { type: 'number' }, y_m: { type: 'number' } },
+      type: 'object',
+      required: ['x', 'y_m'],
+    };
+    expect(schema.properties.points).toEqual({ type: 'array', items: point, maxItems: 8 });
+    // class-validator-jsonschema looks a nested type up under the exposed name, so a renamed nested
+    // property is `{}` with its real storage too (the byte-for-byte case above): named, not described
+    expect(schema.properties.origin_point).toEqual({});
+    expect(schema.properties.leaves).toMatchObject({ type: 'array', items: { required: ['x'] } });
+    expect(schema.properties).toHaveProperty('child_name');
+    expect(schema.properties).not.toHaveProperty('childName');
+    expect(schema.properties).not.toHaveProperty('hidden');
+    expect(schema.required).toEqual(expect.arrayContaining(['child_name', 'points', 'renamed']));
+    const directional = new DtoSchemaBuilder().build(Directional) as { properties: object };
+    expect(Object.keys(directional.properties)).toEqual(['checked', 'kept']);
   });
 
   it('gives a DTO-less tool an empty closed object', () => {
