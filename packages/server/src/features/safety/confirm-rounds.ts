@@ -1,14 +1,17 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import {
-  createRequestStateCodec,
-  inputRequired,
   type InputRequiredResult,
-  inputResponse,
   type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { type Clock } from '@robot-mcp-kit/core';
 import { type InputRound } from '../../runtime/input-round.js';
+
+/**
+ * The v2 SDK, loaded on the first 2026-07-28 round: a stdio or 2025-only server never loads it
+ * (test/runtime/lazy-transports.test.ts), and a 2026 call has loaded it already.
+ */
+const sdk = () => import('@modelcontextprotocol/server');
 
 /** The key of the confirmation in `inputRequests` / `inputResponses`. */
 export const CONFIRM_INPUT_KEY = 'confirm';
@@ -69,16 +72,24 @@ export function confirmStateKey(env: NodeJS.ProcessEnv): Buffer {
  * deadline or was used already starts nothing.
  */
 export class ConfirmRounds {
-  private readonly codec: RequestStateCodec<ConfirmState>;
+  private codec?: Promise<RequestStateCodec<ConfirmState>>;
   private readonly used = new Map<string, number>();
 
   constructor(
-    key: Buffer,
+    private readonly key: Buffer,
     private readonly waitMs: number,
     private readonly clock: Clock,
-  ) {
-    // The codec's own expiry (wall clock) is a backstop; the deadline checked is `until`.
-    this.codec = createRequestStateCodec<ConfirmState>({ key, ttlSeconds: Math.ceil(waitMs / 1000) + 60 });
+  ) {}
+
+  /** The state codec (HMAC-SHA256); its own expiry (wall clock) is a backstop to `until`. */
+  private stateCodec(): Promise<RequestStateCodec<ConfirmState>> {
+    this.codec ??= sdk().then(({ createRequestStateCodec }) =>
+      createRequestStateCodec<ConfirmState>({
+        key: this.key,
+        ttlSeconds: Math.ceil(this.waitMs / 1000) + 60,
+      }),
+    );
+    return this.codec;
   }
 
   async decide(call: RoundCall): Promise<RoundDecision> {
@@ -95,7 +106,7 @@ export class ConfirmRounds {
     let state: ConfirmState;
     try {
       // No `bind` callback: the codec reads no context (the principal is in the signed payload).
-      state = await this.codec.verify(round.state, undefined as unknown as ServerContext);
+      state = await (await this.stateCodec()).verify(round.state, undefined as unknown as ServerContext);
     } catch (error) {
       if (error instanceof Error && error.message === 'expired') return this.timedOut();
       return this.refused('the echoed requestState of the confirmation does not verify');
@@ -104,6 +115,7 @@ export class ConfirmRounds {
       return this.refused('the confirmation was given for another call');
     if (this.clock.now() > state.until) return this.timedOut();
     if (this.used.has(state.n)) return this.refused('this confirmation was used already; call again');
+    const { inputResponse } = await sdk();
     const answer = inputResponse(round.responses, CONFIRM_INPUT_KEY);
     if (answer.kind !== 'elicit') return this.refused('no answer to the confirmation came back');
     this.use(state.n, state.until);
@@ -119,6 +131,7 @@ export class ConfirmRounds {
       n: randomBytes(16).toString('base64url'),
       until: this.clock.now() + this.waitMs,
     };
+    const { inputRequired } = await sdk();
     return inputRequired({
       inputRequests: {
         [CONFIRM_INPUT_KEY]: inputRequired.elicit({
@@ -126,7 +139,7 @@ export class ConfirmRounds {
           requestedSchema: { type: 'object', properties: {} },
         }),
       },
-      requestState: await this.codec.mint(state),
+      requestState: await (await this.stateCodec()).mint(state),
     });
   }
 
