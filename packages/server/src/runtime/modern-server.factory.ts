@@ -3,6 +3,7 @@ import { type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import { type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import {
   type CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
   type JSONRPCRequest,
   type McpServerFactory,
   PROTOCOL_VERSION_META_KEY,
@@ -20,6 +21,7 @@ import { type SessionContext } from '../tools/registered-tool.js';
 import { type ToolRegistry } from '../tools/tool-registry.js';
 import { type McpServerTelemetry, traced } from '../telemetry/mcp-request.telemetry.js';
 import { type McpNetworkTransport } from '../telemetry/mcp-semconv.names.js';
+import { INPUT_ROUND, type InputRound } from './input-round.js';
 import { installTaskResources, TASK_RESOURCES_CAPABILITY } from './modern-task.resources.js';
 import { declaresTasks, TASKS_EXTENSION, type TasksExtension } from './tasks-extension.handlers.js';
 
@@ -149,7 +151,7 @@ async function callTool(
   const id = `mcp2026-${randomUUID()}`;
   const session: SessionContext = { id };
   parts.owners.bindSession(id, ctx.http?.authInfo);
-  const call = { session, extra: callExtra(ctx, id) };
+  const call = { session, extra: callExtra(ctx, id), tags: new Map([[INPUT_ROUND, inputRoundOf(ctx)]]) };
   try {
     if (parts.tasks && tool.start && declaresTasks(ctx)) {
       // The caller takes tasks: answer a task handle. A start that fails is answered exactly as
@@ -161,6 +163,24 @@ async function callTool(
   } finally {
     parts.owners.forgetSession(id);
   }
+}
+
+/** The multi-round-trip material of this request (SEP-2322), for the tools that ask the client. */
+function inputRoundOf(ctx: ServerContext): InputRound {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const capabilities = envelope?.[CLIENT_CAPABILITIES_META_KEY] as { elicitation?: unknown } | undefined;
+  const elicitation = capabilities?.elicitation;
+  // A bare `elicitation: {}` means form mode; a client that declares modes must list `form`.
+  const canElicit =
+    typeof elicitation === 'object' &&
+    elicitation !== null &&
+    ('form' in elicitation || !('url' in elicitation));
+  const state = ctx.mcpReq.requestState<unknown>();
+  return {
+    canElicit,
+    ...(ctx.mcpReq.inputResponses ? { responses: ctx.mcpReq.inputResponses } : {}),
+    ...(typeof state === 'string' ? { state } : {}),
+  };
 }
 
 /** The kit's view of one call (what the tools read: signal, `_meta`, progress notifications). */

@@ -1,9 +1,12 @@
+import { type InputRequiredResult } from '@modelcontextprotocol/server';
 import { ElicitResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError, RobotMcpKitError } from '@robot-mcp-kit/core';
 import { scopeOf } from '../../auth/task-owners.js';
 import { type Feature, type FeatureContext } from '../../runtime/feature.types.js';
+import { inputRoundOf, withoutInputRound } from '../../runtime/input-round.js';
 import { type RegisteredTool, type ToolCall } from '../../tools/registered-tool.js';
 import { toolErrorResult } from '../../tools/tool-results.js';
+import { ConfirmRounds, confirmStateKey } from './confirm-rounds.js';
 
 /** Default wait for a human's answer: 120 s. */
 export const DEFAULT_CONFIRM_TIMEOUT_S = 120;
@@ -75,17 +78,51 @@ async function ask(
   }
 }
 
-function confirming(tool: RegisteredTool, ctx: FeatureContext, waitMs: number): RegisteredTool {
-  const decide = async (args: unknown, call: ToolCall): Promise<NotConfirmedError | undefined> => {
-    const why = await ask(tool, args, call, waitMs);
-    const principal = scopeOf(ctx.owners.ofSession(call.session.id));
-    ctx.logger.info('confirmation', {
-      tool: tool.name,
-      principal,
-      decision: why ? 'refused' : 'confirmed',
-      ...(why ? { why } : {}),
-    });
-    return why ? new NotConfirmedError(tool.name, why) : undefined;
+/** The decision for one call: undefined to run it, a refusal, or the 2026 `input_required` answer. */
+type Decision = NotConfirmedError | InputRequiredResult | undefined;
+
+interface Confirmer {
+  readonly ctx: FeatureContext;
+  readonly waitMs: number;
+  readonly rounds: ConfirmRounds;
+}
+
+async function decideOnce(
+  tool: RegisteredTool,
+  args: unknown,
+  call: ToolCall,
+  { ctx, waitMs, rounds }: Confirmer,
+): Promise<Decision> {
+  const principal = scopeOf(ctx.owners.ofSession(call.session.id));
+  const round = inputRoundOf(call);
+  let why: string | undefined;
+  if (round) {
+    const message = confirmMessage(tool.confirm ?? '', args);
+    const decided = await rounds.decide({ tool: tool.name, message, args, principal, round });
+    if (decided.kind === 'ask') return decided.result;
+    why = decided.kind === 'refused' ? decided.why : undefined;
+  } else {
+    why = await ask(tool, args, call, waitMs);
+  }
+  ctx.logger.info('confirmation', {
+    tool: tool.name,
+    principal,
+    decision: why ? 'refused' : 'confirmed',
+    ...(why ? { why } : {}),
+  });
+  return why ? new NotConfirmedError(tool.name, why) : undefined;
+}
+
+function confirming(tool: RegisteredTool, confirmer: Confirmer): RegisteredTool {
+  // A 2026-07-28 call that declares tasks may meet both `start` and `call` (a refused start falls
+  // back to the plain call): one decision per round, so one answer is used and logged once.
+  const decided = new WeakMap<object, Promise<Decision>>();
+  const decide = (args: unknown, call: ToolCall): Promise<Decision> => {
+    const round = inputRoundOf(call);
+    if (!round) return decideOnce(tool, args, call, confirmer);
+    const known = decided.get(round) ?? decideOnce(tool, args, call, confirmer);
+    decided.set(round, known);
+    return known;
   };
   const refusal = (error: NotConfirmedError): CallToolResult =>
     toolErrorResult(error.message, { error_code: error.code, message: error.message });
@@ -93,20 +130,24 @@ function confirming(tool: RegisteredTool, ctx: FeatureContext, waitMs: number): 
   return {
     ...tool,
     async call(args, call) {
-      const refused = await decide(args, call);
-      return refused ? refusal(refused) : tool.call(args, call);
+      const decision = await decide(args, call);
+      if (decision instanceof NotConfirmedError) return refusal(decision);
+      // The 2026-07-28 leg answers the `input_required` result as it is (SEP-2322).
+      if (decision) return decision as unknown as CallToolResult;
+      return tool.call(args, withoutInputRound(call));
     },
     ...(start && {
       async start(args: unknown, call: ToolCall) {
-        const refused = await decide(args, call);
-        if (refused) throw refused;
-        return start.call(tool, args, call);
+        const decision = await decide(args, call);
+        if (decision instanceof NotConfirmedError) throw decision;
+        if (decision) throw new NotConfirmedError(tool.name, 'the client is asked first');
+        return start.call(tool, args, withoutInputRound(call));
       },
     }),
     ...(callAsTask && {
       async callAsTask(...params: Parameters<NonNullable<RegisteredTool['callAsTask']>>) {
-        const refused = await decide(params[0], params[1]);
-        if (refused) return refusal(refused) as never;
+        const decision = await decide(params[0], params[1]);
+        if (decision instanceof NotConfirmedError) return refusal(decision) as never;
         return callAsTask.apply(tool, params);
       },
     }),
@@ -114,18 +155,21 @@ function confirming(tool: RegisteredTool, ctx: FeatureContext, waitMs: number): 
 }
 
 /**
- * Confirmation before actuation: a tool with `confirm` asks the client's human (MCP elicitation)
- * before anything starts; a decline, a timeout or a client that cannot ask start nothing, and the
- * decision is logged with the principal.
+ * Confirmation before actuation: a tool with `confirm` asks the client's human before anything
+ * starts — on MCP 2025-11-25 with `elicitation/create`, on 2026-07-28 with an `input_required`
+ * round trip ({@link ConfirmRounds}); a decline, a timeout or a client that cannot ask start
+ * nothing, and the decision is logged with the principal.
  */
 export function confirmFeature(options: ConfirmFeatureOptions = {}): Feature {
   return {
     name: 'confirm',
     setup(ctx) {
       const waitMs = timeoutMs(ctx.env, options);
+      const rounds = new ConfirmRounds(confirmStateKey(ctx.env), waitMs, ctx.clock);
+      const confirmer: Confirmer = { ctx, waitMs, rounds };
       return {
         filterTools: (tools) =>
-          tools.map((tool) => (tool.confirm !== undefined ? confirming(tool, ctx, waitMs) : tool)),
+          tools.map((tool) => (tool.confirm !== undefined ? confirming(tool, confirmer) : tool)),
       };
     },
   };
