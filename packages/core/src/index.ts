@@ -158,9 +158,11 @@ export { TaskManager } from './tasks/task-manager.js';
 export { ManagedTaskControl } from './tasks/task-control.js';
 export type { CancelAllOptions, TaskControl, TaskListFilter } from './tasks/task-control.js';
 export type { TaskManagerOptions } from './tasks/task-manager.options.js';
-export { ANONYMOUS_SCOPE, REPLICA_FENCED, REPLICA_LOST } from './tasks/task-store.port.js';
+export { ACTUATOR_BUSY, ANONYMOUS_SCOPE, REPLICA_FENCED, REPLICA_LOST } from './tasks/task-store.port.js';
 export type {
+  ActuatorClaim,
   EstopLatch,
+  EstopListener,
   TaskStore,
   StoredTask,
   LostTaskListener,

@@ -1,5 +1,6 @@
 import {
   ANONYMOUS_SCOPE,
+  type EstopListener,
   type EventPoster,
   type JsonObject,
   type Logger,
@@ -15,6 +16,7 @@ import {
   type TaskStore,
 } from '@robot-mcp-kit/core';
 import { randomUUID } from 'node:crypto';
+import { wireActuatorLeases } from './actuator-leases.js';
 import { mayAccess, scopeOf } from '../auth/task-owners.js';
 import { type TaskStarter } from '../tools/task-starter.js';
 import { SEQ_STORED_WAIT_MS } from './store-outbox.js';
@@ -62,6 +64,7 @@ export class TaskStoreBridge {
   private readonly seqs = new Map<string, number>();
   private readonly stops: (() => void)[] = [];
   private readonly remoteListeners = new Set<(taskId: string) => void>();
+  private readonly estopListeners = new Set<EstopListener>();
   private failedWrites = 0;
   private clashes = 0;
 
@@ -100,6 +103,8 @@ export class TaskStoreBridge {
     );
     if (store.onFenced) this.stops.push(store.onFenced(() => this.fenced(store)));
     if (store.onTaskChange) this.stops.push(store.onTaskChange((taskId) => this.remoteChanged(taskId)));
+    if (store.onEstop) this.stops.push(store.onEstop((latch) => this.estopLatched(latch)));
+    this.stops.push(wireActuatorLeases({ taskManager, starter, store, logger: this.parts.logger }));
     starter.setStartBarrier((info) => this.startWritten(info.task_id));
     if (store.reserveId) starter.setIdReserver(() => this.reserveId());
     this.parts.logger.info('task store connected', { replica: store.replicaId });
@@ -112,6 +117,25 @@ export class TaskStoreBridge {
   onRemoteChange(listener: (taskId: string) => void): () => void {
     this.remoteListeners.add(listener);
     return () => void this.remoteListeners.delete(listener);
+  }
+
+  /**
+   * Observes every latch of the e-stop by any replica sharing the store (this one's own included),
+   * so that each replica stops its movers. Returns the function that stops it.
+   */
+  onEstop(listener: EstopListener): () => void {
+    this.estopListeners.add(listener);
+    return () => void this.estopListeners.delete(listener);
+  }
+
+  private estopLatched(latch: Parameters<EstopListener>[0]): void {
+    for (const listener of this.estopListeners) {
+      try {
+        listener(latch);
+      } catch (error) {
+        this.parts.logger.error('an e-stop listener threw', { error: String(error) });
+      }
+    }
   }
 
   private remoteChanged(taskId: string): void {
