@@ -96,7 +96,7 @@ describe('one mover at a time across replicas, and the e-stop of every replica (
         60_000,
       );
     }
-  });
+  }, 240_000);
 
   it('a holder killed with kill -9: its lease is taken over once it expired, never before', async () => {
     const [a, b, onA, onB] = await twoReplicas();
@@ -120,7 +120,7 @@ describe('one mover at a time across replicas, and the e-stop of every replica (
     );
     expect(await stateOf(onB, next!.task_id!)).toBe('running');
     expect(b.stderr()).toMatch(/actuator lease taken over from a lost replica/);
-  });
+  }, 240_000);
 
   it('an e-stop on replica A stops the mover running on replica B, and refuses movers on both until re-armed', async () => {
     const [, b, onA, onB] = await twoReplicas();
@@ -140,5 +140,5 @@ describe('one mover at a time across replicas, and the e-stop of every replica (
     expect((await callTool(onB, 'rearm')).isError).toBeFalsy();
     const again = await move(onA);
     expect(again.task_id).toEqual(expect.any(String));
-  });
+  }, 240_000);
 });

@@ -125,11 +125,18 @@ export class TaskStarter {
     this.actuators = gate;
   }
 
-  /** Starts now, holding the actuator lease first when the tool is a mover and a gate is set. */
-  private async startMover(request: StartRequest, taskId: string | undefined): Promise<TaskInfo> {
+  /**
+   * Starts now (synchronously, as without a store), holding the actuator lease first when the tool
+   * is a mover and a gate is set.
+   */
+  private startMover(request: StartRequest, taskId: string | undefined): TaskInfo | Promise<TaskInfo> {
     const gate = this.actuators;
+    if (!gate || taskId === undefined || !request.definition.actuates) return this.startNow(request, taskId);
+    return this.startLeased(gate, request, taskId);
+  }
+
+  private async startLeased(gate: ActuatorGate, request: StartRequest, taskId: string): Promise<TaskInfo> {
     const { definition } = request;
-    if (!gate || taskId === undefined || !definition.actuates) return this.startNow(request, taskId);
     await gate.acquire(definition, taskId);
     if (this.closing) {
       await gate.release(definition, taskId);

@@ -52,9 +52,9 @@ function refusal(error: EstoppedError): CallToolResult {
 }
 
 /**
- * An actuating tool that checks the latch before anything starts, and once more after its task
- * started: a latch set meanwhile (on any replica; its announcement may have passed before the task
- * existed) cancels the task at once.
+ * An actuating tool that checks the latch before anything starts, and — with a shared store — once
+ * more after its task started: a latch set meanwhile on any replica (its announcement may have
+ * passed before the task existed) cancels the task at once.
  */
 function guarded(tool: RegisteredTool, { state, ctx }: Latching): RegisteredTool {
   const check = async (): Promise<EstoppedError | undefined> => {
@@ -62,7 +62,8 @@ function guarded(tool: RegisteredTool, { state, ctx }: Latching): RegisteredTool
     return latch && new EstoppedError(tool.name, latch);
   };
   const recheck = async (taskId: unknown): Promise<void> => {
-    if (typeof taskId !== 'string' || !(await check())) return;
+    // one process: the latch is set before anything awaits, and the e-stop then cancels what runs
+    if (!ctx.stored?.shared?.readEstop || typeof taskId !== 'string' || !(await check())) return;
     ctx.logger.warn('E-STOP latched while a mover started: cancelling it', { task_id: taskId });
     await ctx.taskManager.cancel(taskId);
   };
