@@ -15,7 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core';
+import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { bootstrap, CapabilityServer, type RobotMcpApp, Tool } from '@robot-mcp-kit/server';
 import { decodeJwt } from 'jose';
 import { AuthorizationServer } from '../../packages/server/test/auth/fixtures/authorization.server.js';

@@ -1,6 +1,8 @@
 import { RobotMcpKitError } from '@robot-mcp-kit/core';
 import {
+  type ActuatorClaim,
   type CancelRequestListener,
+  type EstopListener,
   REPLICA_FENCED,
   type EstopLatch,
   type LostTaskListener,
@@ -13,6 +15,7 @@ import {
   type ResolvedRedisTaskStoreOptions,
   resolveRedisTaskStoreOptions,
 } from './redis-task-store.options.js';
+import { ActuatorLeases } from './actuator-lease.js';
 import { TaskLease } from './task-lease.js';
 import { TaskStoreKeys } from './task-store.keys.js';
 import { type Refusal } from './store-contents.mac.js';
@@ -84,6 +87,8 @@ export class RedisTaskStore implements TaskStore {
   private readonly lostListeners = new Set<LostTaskListener>();
   private readonly fencedListeners = new Set<() => void>();
   private readonly changeListeners = new Set<(taskId: string) => void>();
+  private readonly estopListeners = new Set<EstopListener>();
+  private readonly actuators: ActuatorLeases;
   private readonly counts = {
     puts: 0,
     errors: 0,
@@ -127,6 +132,20 @@ export class RedisTaskStore implements TaskStore {
       outage: (what, error) => this.outage(what, error),
       fenced: (epoch) => this.tellFenced(epoch),
     });
+    this.actuators = new ActuatorLeases(
+      {
+        client,
+        keys: this.keys,
+        mac: this.options.mac,
+        replicaId: this.replicaId,
+        logger: this.options.logger,
+        epoch: () => this.lease.epoch,
+        mayJudge: () => this.lease.mayJudge(),
+        refused: (key) => this.refused(key, 'forged'),
+        fencedError: (what) => this.refusedAsFenced(what),
+      },
+      this.options.finishedTtlMs,
+    );
   }
 
   /** Subscribes to this replica's cancel channel and takes the lease; call once before use. */
@@ -140,6 +159,11 @@ export class RedisTaskStore implements TaskStore {
     });
     await this.subscriber.subscribe(this.keys.changesChannel(), (taskId: string) => {
       for (const listener of this.changeListeners) listener(taskId);
+    });
+    const estopChannel = this.keys.estopChannel();
+    await this.subscriber.subscribe(estopChannel, (message: string) => {
+      const latch = this.openEstop(estopChannel, message);
+      if (latch) for (const listener of this.estopListeners) listener(latch);
     });
     await this.lease.start();
   }
@@ -183,7 +207,7 @@ export class RedisTaskStore implements TaskStore {
         ],
       }),
     );
-    if (reply === -1) throw this.refusedAsFenced(task.task_id);
+    if (reply === -1) throw this.refusedAsFenced(`a write of task ${task.task_id}`);
     this.counts.puts += 1;
   }
 
@@ -206,11 +230,11 @@ export class RedisTaskStore implements TaskStore {
     return () => void this.fencedListeners.delete(listener);
   }
 
-  private refusedAsFenced(taskId: string): RobotMcpKitError {
+  private refusedAsFenced(what: string): RobotMcpKitError {
     this.counts.refusedFenced += 1;
     return new RobotMcpKitError(
       REPLICA_FENCED,
-      `task store refused a write of task ${taskId}: replica ${this.replicaId} was fenced (a survivor took its tasks over)`,
+      `task store refused ${what}: replica ${this.replicaId} was fenced (a survivor took its tasks over)`,
     );
   }
 
@@ -314,6 +338,7 @@ export class RedisTaskStore implements TaskStore {
     this.lostListeners.clear();
     this.fencedListeners.clear();
     this.changeListeners.clear();
+    this.estopListeners.clear();
     if (!this.ownsClients) return;
     await Promise.allSettled([this.subscriber.close(), this.client.close()]);
   }
@@ -334,11 +359,51 @@ export class RedisTaskStore implements TaskStore {
     return { latched: true, by: 'unauthenticated-record', at: new Date().toISOString() };
   }
 
-  /** Sets or releases the e-stop latch, sealed with the store MAC. */
+  /**
+   * Sets or releases the e-stop latch, sealed with the store MAC; a latch is also announced on the
+   * e-stop channel (`<latch JSON> <MAC>`, the MAC bound to the channel), so that every replica
+   * stops its movers at once.
+   */
   async writeEstop(latch: EstopLatch): Promise<void> {
     const key = this.keys.estop();
     const json = JSON.stringify({ latched: latch.latched, by: latch.by, at: latch.at });
     await this.client.set(key, this.options.mac.sealRecord(key, json));
+    if (!latch.latched) return;
+    const channel = this.keys.estopChannel();
+    await this.client.publish(channel, `${json} ${this.options.mac.sign(['estop', channel, json])}`);
+  }
+
+  onEstop(listener: EstopListener): () => void {
+    this.estopListeners.add(listener);
+    return () => void this.estopListeners.delete(listener);
+  }
+
+  /**
+   * The latch announced on the e-stop channel when its MAC is valid; an unauthentic one is still a
+   * stop (stopping is always safe; logged), never anything else.
+   */
+  private openEstop(channel: string, message: string): EstopLatch | undefined {
+    const space = message.lastIndexOf(' ');
+    const json = space < 0 ? message : message.slice(0, space);
+    const refused = this.options.mac.check(['estop', channel, json], message.slice(space + 1));
+    if (refused !== undefined) {
+      this.refused('estop-latched', refused);
+      return { latched: true, by: 'unauthenticated-record', at: new Date().toISOString() };
+    }
+    try {
+      const latch = JSON.parse(json) as EstopLatch;
+      return latch.latched === true ? latch : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  acquireActuator(actuator: string, slots: number, taskId: string): Promise<ActuatorClaim> {
+    return this.round('take an actuator lease', () => this.actuators.acquire(actuator, slots, taskId));
+  }
+
+  releaseActuator(actuator: string, taskId: string): Promise<void> {
+    return this.round('release an actuator lease', () => this.actuators.release(actuator, taskId));
   }
 
   /**

@@ -244,7 +244,7 @@ export class TaskLease {
    * outage every lease has expired, and the live replicas need that long to renew theirs before a
    * missing lease means a lost replica.
    */
-  private mayJudge(): boolean {
+  mayJudge(): boolean {
     return this.healthySince !== undefined && Date.now() - this.healthySince >= this.host.leaseMs;
   }
 

@@ -54,6 +54,19 @@ export class TaskStoreKeys {
     return `${this.prefix}estop`;
   }
 
+  /**
+   * STRING: the holder of one slot of an actuator's lease (`{task_id, replica, epoch}`, MAC'd like
+   * task records); deleted when the task ends.
+   */
+  actuator(actuator: string, slot: number): string {
+    return `${this.prefix}actuator:${actuator}:${slot}`;
+  }
+
+  /** Pub/sub channel on which a latch of the e-stop is announced (`<latch JSON> <MAC>`). */
+  estopChannel(): string {
+    return `${this.prefix}estop-latched`;
+  }
+
   /** STRING with expiry: the task id another name (a SEP-2663 handle) stands for. */
   alias(alias: string): string {
     return `${this.prefix}alias:${alias}`;

@@ -6,9 +6,11 @@
  * @packageDocumentation
  * @module store
  */
-export { ANONYMOUS_SCOPE, REPLICA_FENCED, REPLICA_LOST } from '../tasks/task-store.port.js';
+export { ACTUATOR_BUSY, ANONYMOUS_SCOPE, REPLICA_FENCED, REPLICA_LOST } from '../tasks/task-store.port.js';
 export type {
+  ActuatorClaim,
   EstopLatch,
+  EstopListener,
   TaskStore,
   StoredTask,
   LostTaskListener,

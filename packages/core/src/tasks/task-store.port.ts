@@ -36,6 +36,17 @@ export interface EstopLatch {
   readonly at: string;
 }
 
+/** The `error_code` of a start refused because another task holds the actuator (on any replica). */
+export const ACTUATOR_BUSY = 'ACTUATOR_BUSY';
+
+/** The answer of {@link TaskStore.acquireActuator}: taken, or who holds every slot. */
+export type ActuatorClaim =
+  | { readonly taken: true }
+  | { readonly taken: false; readonly holders: readonly { task_id: string; replica: string }[] };
+
+/** Called when a replica latched the e-stop (this one's own latch included). */
+export type EstopListener = (latch: EstopLatch) => void;
+
 /** Called when another replica asks this one to cancel a task it owns. */
 export type CancelRequestListener = (taskId: string) => void;
 
@@ -109,6 +120,20 @@ export interface TaskStore {
   readEstop?(): Promise<EstopLatch | undefined>;
   /** Sets or releases the e-stop latch for every replica. */
   writeEstop?(latch: EstopLatch): Promise<void>;
+  /**
+   * Observes every latch of the e-stop by any replica (this one's own included), so that each
+   * replica stops its own movers. Returns the function that stops it.
+   */
+  onEstop?(listener: EstopListener): () => void;
+  /**
+   * Takes one of `slots` leases of `actuator` for `taskId` across every replica (atomically: a
+   * slot has at most one holder), fenced like the task writes; a slot whose holder replica's lease
+   * expired (or was fenced) is taken over. Refused with the holders when every slot is held.
+   * @throws RobotMcpKitError {@link REPLICA_FENCED} once this replica was fenced
+   */
+  acquireActuator?(actuator: string, slots: number, taskId: string): Promise<ActuatorClaim>;
+  /** Releases the slot of `actuator` that `taskId` holds (nothing when it holds none). */
+  releaseActuator?(actuator: string, taskId: string): Promise<void>;
   /** Stops leases and subscriptions and releases the connection. Idempotent. */
   close(): Promise<void>;
 }

@@ -11,9 +11,16 @@ import {
   systemClock,
 } from '@robot-mcp-kit/core';
 import { type TaskChange } from '@robot-mcp-kit/core/host';
-import { ANONYMOUS_SCOPE, REPLICA_FENCED, type StoredTask, type TaskStore } from '@robot-mcp-kit/core/store';
+import {
+  ANONYMOUS_SCOPE,
+  type EstopListener,
+  REPLICA_FENCED,
+  type StoredTask,
+  type TaskStore,
+} from '@robot-mcp-kit/core/store';
 import { Backoff, waitAtMost } from '@robot-mcp-kit/core/support';
 import { randomUUID } from 'node:crypto';
+import { wireActuatorLeases } from './actuator-leases.js';
 import { mayAccess, scopeOf } from '../auth/task-owners.js';
 import { type TaskStarter } from '../tools/task-starter.js';
 import { SEQ_STORED_WAIT_MS } from './store-outbox.js';
@@ -61,6 +68,7 @@ export class TaskStoreBridge {
   private readonly seqs = new Map<string, number>();
   private readonly stops: (() => void)[] = [];
   private readonly remoteListeners = new Set<(taskId: string) => void>();
+  private readonly estopListeners = new Set<EstopListener>();
   private failedWrites = 0;
   private clashes = 0;
 
@@ -99,6 +107,8 @@ export class TaskStoreBridge {
     );
     if (store.onFenced) this.stops.push(store.onFenced(() => this.fenced(store)));
     if (store.onTaskChange) this.stops.push(store.onTaskChange((taskId) => this.remoteChanged(taskId)));
+    if (store.onEstop) this.stops.push(store.onEstop((latch) => this.estopLatched(latch)));
+    this.stops.push(wireActuatorLeases({ taskManager, starter, store, logger: this.parts.logger }));
     starter.setStartBarrier((info) => this.startWritten(info.task_id));
     if (store.reserveId) starter.setIdReserver(() => this.reserveId());
     this.parts.logger.info('task store connected', { replica: store.replicaId });
@@ -111,6 +121,25 @@ export class TaskStoreBridge {
   onRemoteChange(listener: (taskId: string) => void): () => void {
     this.remoteListeners.add(listener);
     return () => void this.remoteListeners.delete(listener);
+  }
+
+  /**
+   * Observes every latch of the e-stop by any replica sharing the store (this one's own included),
+   * so that each replica stops its movers. Returns the function that stops it.
+   */
+  onEstop(listener: EstopListener): () => void {
+    this.estopListeners.add(listener);
+    return () => void this.estopListeners.delete(listener);
+  }
+
+  private estopLatched(latch: Parameters<EstopListener>[0]): void {
+    for (const listener of this.estopListeners) {
+      try {
+        listener(latch);
+      } catch (error) {
+        this.parts.logger.error('an e-stop listener threw', { error: String(error) });
+      }
+    }
   }
 
   private remoteChanged(taskId: string): void {

@@ -18,7 +18,7 @@ import { validateArguments } from '../schema/argument.validator.js';
 import { type DtoSchemaBuilder, type JsonSchema } from '../schema/dto-schema.js';
 import { type RegisteredTool, type ToolCall } from './registered-tool.js';
 import { normalizeToolResult, taskInfoResult, toolErrorResult } from './tool-results.js';
-import { type TaskStarter } from './task-starter.js';
+import { ActuatorBusyError, type TaskStarter } from './task-starter.js';
 import { toolOutput } from './tool-output.js';
 
 /** What a plain `@Tool` method receives as its second parameter. */
@@ -226,6 +226,9 @@ function errorResult(tool: string, err: unknown, logger: Logger): CallToolResult
   if (err instanceof TaskError) {
     const failure = err.toFailure().toJSON();
     return toolErrorResult(JSON.stringify(failure), failure as unknown as Record<string, unknown>);
+  }
+  if (err instanceof ActuatorBusyError) {
+    return toolErrorResult(err.message, { error_code: err.code, message: err.message, holders: err.holders });
   }
   if (err instanceof RobotMcpKitError) return toolErrorResult(err.message);
   const message = err instanceof Error ? err.message : String(err);

@@ -1,3 +1,4 @@
+import { ACTUATOR_BUSY } from '@robot-mcp-kit/core/store';
 import { type TaskBody, type TaskInfo, type TaskManager, RobotMcpKitError } from '@robot-mcp-kit/core';
 import { type TaskOwners } from '../auth/task-owners.js';
 import { type LongRunningToolDefinition } from '../metadata/definitions.types.js';
@@ -23,6 +24,31 @@ export class ConcurrencyLimitError extends RobotMcpKitError {
   }
 }
 
+/** Refused because every lease of the tool's actuator is held by a task (of any replica sharing the store). */
+export class ActuatorBusyError extends RobotMcpKitError {
+  constructor(
+    tool: string,
+    readonly holders: readonly { task_id: string; replica: string }[],
+  ) {
+    const named = holders.map((h) => `${h.task_id} (replica ${h.replica})`).join(', ') || 'another task';
+    super(
+      ACTUATOR_BUSY,
+      `ACTUATOR_BUSY: ${tool} was not started: its actuator is held by ${named}. ` +
+        'Cancel that task with cancel_task (any replica), or wait for it to finish.',
+    );
+  }
+}
+
+/**
+ * Takes the lease of a mover's actuator across replicas before its task starts (the task store),
+ * and gives it back when the start fails; the holder releases it when its task ends.
+ */
+export interface ActuatorGate {
+  /** @throws ActuatorBusyError when every slot is held */
+  acquire(definition: LongRunningToolDefinition, taskId: string): Promise<void>;
+  release(definition: LongRunningToolDefinition, taskId: string): Promise<void>;
+}
+
 /** The server is shutting down and accepts no new tasks. */
 export class ShuttingDownError extends RobotMcpKitError {
   constructor() {
@@ -43,6 +69,8 @@ export class TaskStarter {
   private barrier: ((info: TaskInfo) => Promise<void>) | undefined;
   /** Reserves the id of each new task first (the task store: ids unique across replicas). */
   private reserveId: (() => Promise<string>) | undefined;
+  /** Leases actuators across replicas (the task store): for actuating tools with `maxConcurrent`. */
+  private actuators: ActuatorGate | undefined;
 
   /** `owners` says which principal a session is bound to (none: every origin is unauthenticated). */
   constructor(
@@ -87,6 +115,36 @@ export class TaskStarter {
     this.reserveId = reserve;
   }
 
+  /** Makes actuating tools with `maxConcurrent` hold a lease of `gate` while their task runs. */
+  setActuatorGate(gate: ActuatorGate | undefined): void {
+    this.actuators = gate;
+  }
+
+  /**
+   * Starts now (synchronously, as without a store), holding the actuator lease first when the tool
+   * is a mover and a gate is set.
+   */
+  private startMover(request: StartRequest, taskId: string | undefined): TaskInfo | Promise<TaskInfo> {
+    const gate = this.actuators;
+    if (!gate || taskId === undefined || !request.definition.actuates) return this.startNow(request, taskId);
+    return this.startLeased(gate, request, taskId);
+  }
+
+  private async startLeased(gate: ActuatorGate, request: StartRequest, taskId: string): Promise<TaskInfo> {
+    const { definition } = request;
+    await gate.acquire(definition, taskId);
+    if (this.closing) {
+      await gate.release(definition, taskId);
+      throw new ShuttingDownError();
+    }
+    try {
+      return this.startNow(request, taskId);
+    } catch (error) {
+      await gate.release(definition, taskId);
+      throw error;
+    }
+  }
+
   private async startTask(request: StartRequest, taskId?: string): Promise<TaskInfo> {
     if (this.closing) throw new ShuttingDownError();
     const { definition } = request;
@@ -96,7 +154,7 @@ export class TaskStarter {
       for (;;) {
         if (this.closing) throw new ShuttingDownError();
         const running = this.runningOf(definition.name);
-        if (running.length < limit) return this.startNow(request, taskId);
+        if (running.length < limit) return this.startMover(request, taskId);
         if (!definition.preempt) {
           throw new ConcurrencyLimitError(
             definition.name,

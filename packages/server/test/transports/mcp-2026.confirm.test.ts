@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { Client, type ElicitResult, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { InMemoryEventTransport, ManualClock, MemoryLogger } from '@robot-mcp-kit/core';
+import { InMemoryEventTransport, ManualClock, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { bootstrap, CapabilityServer, Tool } from '@robot-mcp-kit/server';
 import { IsString } from 'class-validator';
 

@@ -52,24 +52,39 @@ function refusal(error: EstoppedError): CallToolResult {
   return toolErrorResult(error.message, { error_code: error.code, message: error.message });
 }
 
-/** An actuating tool that checks the latch before anything starts. */
-function guarded(tool: RegisteredTool, { state }: Latching): RegisteredTool {
+/**
+ * An actuating tool that checks the latch before anything starts, and — with a shared store — once
+ * more after its task started: a latch set meanwhile on any replica (its announcement may have
+ * passed before the task existed) cancels the task at once.
+ */
+function guarded(tool: RegisteredTool, { state, ctx }: Latching): RegisteredTool {
   const check = async (): Promise<EstoppedError | undefined> => {
     const latch = await state.latched();
     return latch && new EstoppedError(tool.name, latch);
+  };
+  const recheck = async (taskId: unknown): Promise<void> => {
+    // one process: the latch is set before anything awaits, and the e-stop then cancels what runs
+    if (!ctx.stored?.shared?.readEstop || typeof taskId !== 'string' || !(await check())) return;
+    ctx.logger.warn('E-STOP latched while a mover started: cancelling it', { task_id: taskId });
+    await ctx.taskManager.cancel(taskId);
   };
   const { start, callAsTask } = tool;
   return {
     ...tool,
     async call(args, call) {
       const refused = await check();
-      return refused ? refusal(refused) : tool.call(args, call);
+      if (refused) return refusal(refused);
+      const result = await tool.call(args, call);
+      if (tool.longRunning && !result.isError) await recheck(result.structuredContent?.task_id);
+      return result;
     },
     ...(start && {
       async start(args: unknown, call: ToolCall) {
         const refused = await check();
         if (refused) throw refused;
-        return start.call(tool, args, call);
+        const info = await start.call(tool, args, call);
+        await recheck(info.task_id);
+        return info;
       },
     }),
     ...(callAsTask && {
@@ -82,7 +97,11 @@ function guarded(tool: RegisteredTool, { state }: Latching): RegisteredTool {
   };
 }
 
-/** The e-stop tool: latches first (every replica), runs its body, then cancels this replica's actuating tasks still running. */
+/**
+ * The e-stop tool: latches first (every replica; with a shared store the latch is also announced
+ * to every replica, which cancels its own movers), runs its body, then cancels this replica's
+ * actuating tasks still running.
+ */
 function latching(
   tool: RegisteredTool,
   actuating: ReadonlySet<string>,
@@ -138,6 +157,13 @@ export function estopFeature(_options: object = {}): Feature {
         filterTools(tools) {
           if (!tools.some((t) => t.safety === 'estop')) return [...tools];
           const actuating = new Set(tools.filter((t) => t.actuates).map((t) => t.name));
+          // a latch on any replica sharing the store stops this replica's movers too
+          ctx.stored?.onEstop((latch) => {
+            ctx.logger.warn("E-STOP latched on a replica: cancelling this replica's movers", {
+              principal: latch.by,
+            });
+            void cancelActuating(ctx, actuating, ctx.logger);
+          });
           return tools.map((tool) => {
             if (tool.safety === 'estop') return latching(tool, actuating, latching$);
             if (tool.safety === 'rearm') return rearming(tool, latching$);

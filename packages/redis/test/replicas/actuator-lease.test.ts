@@ -1,0 +1,144 @@
+import { describe, expect, it } from '@jest/globals';
+import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { SignedReceiver } from '../../../../test/support/signed-receiver.js';
+import { until } from '../../../../test/support/until.js';
+import { connectAdmin } from '../redis-test.helpers.js';
+import {
+  connectClient,
+  REPLICA_SECRET,
+  type Replica,
+  replicaSuite,
+  startReplica,
+} from './store-replicas.helpers.js';
+
+const LEASE_MS = '3000';
+const ROUNDS = 6;
+
+interface MoveReply {
+  readonly isError: boolean;
+  readonly task_id?: string;
+  readonly error_code?: string;
+  readonly message?: string;
+}
+
+async function callTool(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+/** Calls the fixture's mover (`move`: actuates, maxConcurrent 1). */
+async function move(client: Client): Promise<MoveReply> {
+  const reply = await callTool(client, 'move');
+  const structured = (reply.structuredContent ?? {}) as Omit<MoveReply, 'isError'>;
+  return { isError: reply.isError === true, ...structured };
+}
+
+async function stateOf(client: Client, taskId: string): Promise<string | undefined> {
+  const reply = await callTool(client, 'get_task', { task_id: taskId });
+  return (reply.structuredContent as { state?: string } | undefined)?.state;
+}
+
+/** The `move` tasks the store knows as running (every replica's), read through `client`. */
+async function runningMoves(client: Client): Promise<string[]> {
+  const reply = await callTool(client, 'list_tasks', { states: ['running'] });
+  const text = (reply.content as { text: string }[])[0]!.text;
+  const tasks = (JSON.parse(text) as { tasks: { task_id: string; tool: string; state: string }[] }).tasks;
+  return tasks.filter((t) => t.tool === 'move' && t.state === 'running').map((t) => t.task_id);
+}
+
+describe('one mover at a time across replicas, and the e-stop of every replica (real processes, real Redis)', () => {
+  const { resources, prefix } = replicaSuite();
+
+  async function twoReplicas(): Promise<[Replica, Replica, Client, Client]> {
+    const receiver = new SignedReceiver(REPLICA_SECRET);
+    const callbackUrl = await receiver.start();
+    resources.onCleanup(() => receiver.close());
+    const env = { RMK_STORE_LEASE_MS: LEASE_MS, TICK_MS: '50' };
+    const a = await startReplica(resources, {
+      prefix,
+      callbackUrl,
+      env: { ...env, RMK_REPLICA_ID: 'robot-a' },
+    });
+    const b = await startReplica(resources, {
+      prefix,
+      callbackUrl,
+      env: { ...env, RMK_REPLICA_ID: 'robot-b' },
+    });
+    return [a, b, await connectClient(resources, a.url), await connectClient(resources, b.url)];
+  }
+
+  it('two replicas racing to start a drive: exactly one runs each time, the other is refused ACTUATOR_BUSY', async () => {
+    const [, , onA, onB] = await twoReplicas();
+    const admin = await connectAdmin();
+    resources.onCleanup(() => admin.close());
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      const replies = await Promise.all([move(onA), move(onB)]);
+      const started = replies.filter((r) => !r.isError);
+      const refused = replies.filter((r) => r.isError);
+      expect(started).toHaveLength(1);
+      expect(refused).toHaveLength(1);
+      const winner = started[0]!.task_id!;
+      expect(refused[0]).toMatchObject({ error_code: 'ACTUATOR_BUSY' });
+      expect(refused[0]!.message).toContain(winner);
+      // nothing started for the loser: the only running mover of the fleet is the winner
+      expect(await runningMoves(onA)).toEqual([winner]);
+      expect(await runningMoves(onB)).toEqual([winner]);
+      // cancel through the other replica's client (it reaches the owner), and wait for the release
+      const loser = replies[0]!.isError ? onA : onB;
+      expect((await callTool(loser, 'cancel_task', { task_id: winner })).isError).toBeFalsy();
+      await until(
+        async () => (await admin.exists(`${prefix}actuator:move:0`)) === 0,
+        'the lease released',
+        60_000,
+      );
+    }
+  }, 240_000);
+
+  it('a holder killed with kill -9: its lease is taken over once it expired, never before', async () => {
+    const [a, b, onA, onB] = await twoReplicas();
+    const held = await move(onA);
+    expect(held.task_id).toEqual(expect.any(String));
+    const busy = await move(onB);
+    expect(busy).toMatchObject({ isError: true, error_code: 'ACTUATOR_BUSY' });
+    expect(busy.message).toContain(held.task_id);
+
+    a.child.kill('SIGKILL');
+    let next: MoveReply | undefined;
+    await until(
+      async () => {
+        const reply = await move(onB);
+        if (!reply.isError) next = reply;
+        else expect(reply.error_code).toBe('ACTUATOR_BUSY'); // held until A's lease expired
+        return next;
+      },
+      'B starting a mover after A died',
+      60_000,
+    );
+    expect(await stateOf(onB, next!.task_id!)).toBe('running');
+    expect(b.stderr()).toMatch(/actuator lease taken over from a lost replica/);
+  }, 240_000);
+
+  it('an e-stop on replica A stops the mover running on replica B, and refuses movers on both until re-armed', async () => {
+    const [, b, onA, onB] = await twoReplicas();
+    const running = await move(onB);
+    expect(running.task_id).toEqual(expect.any(String));
+
+    expect((await callTool(onA, 'estop')).isError).toBeFalsy();
+    await until(
+      async () => (await stateOf(onB, running.task_id!)) === 'cancelled',
+      "B's mover cancelled",
+      60_000,
+    );
+    await until(() => /move body aborted/.test(b.stderr()), "B's body saw the abort", 60_000);
+    for (const client of [onA, onB]) {
+      expect(await move(client)).toMatchObject({ isError: true, error_code: 'ESTOPPED' });
+    }
+    expect((await callTool(onB, 'rearm')).isError).toBeFalsy();
+    const again = await move(onA);
+    expect(again.task_id).toEqual(expect.any(String));
+  }, 240_000);
+});
