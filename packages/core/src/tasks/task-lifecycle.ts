@@ -217,6 +217,14 @@ export class TaskLifecycle {
     return undefined;
   }
 
+  /** Drops a finished task whose body stopped; false (kept) otherwise. */
+  forget(taskId: string): boolean {
+    const record = this.tasks.get(taskId);
+    if (!record?.finished || !record.bodySettled) return false;
+    this.tasks.delete(taskId); // its id leaves the eviction queue in turn (deleting nothing then)
+    return true;
+  }
+
   private finished(record: TaskRecord): void {
     this.listeners.notify('finished', record);
     this.finishedQueue.push(record.id);
