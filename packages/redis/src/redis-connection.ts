@@ -1,8 +1,17 @@
 import { ConfigError, type Logger, redactUrl, redactUrlCredentials } from '@robot-mcp-kit/core';
-import { createClient } from 'redis';
+import { createClient, type RedisClientOptions } from 'redis';
+import { KIT_SCRIPTS } from './redis.scripts.js';
 
-/** A node-redis client, as `createClient()` returns it. */
-export type RedisClient = ReturnType<typeof createClient>;
+/**
+ * A node-redis client, as `createClient()` returns it, with the kit's Lua scripts registered
+ * (`client.rmkTaskPut(keys, args)` and the like: EVALSHA, each script's text sent at most once).
+ */
+export type RedisClient = ReturnType<typeof createKitClient>;
+
+/** `createClient` with the kit's scripts registered (the type of {@link RedisClient} comes from it). */
+function createKitClient(options: Omit<RedisClientOptions, 'scripts' | 'modules' | 'functions' | 'RESP'>) {
+  return createClient({ ...options, scripts: KIT_SCRIPTS });
+}
 
 const MAX_RECONNECT_PAUSE_MS = 2000;
 /** Default time to reach Redis at start-up. */
@@ -101,7 +110,7 @@ export function redisClient(options: RedisConnectOptions): {
 } {
   const shown = redactUrl(options.url);
   let ready = false;
-  const client: RedisClient = createClient({
+  const client: RedisClient = createKitClient({
     url: options.url,
     disableOfflineQueue: true,
     commandOptions: { timeout: options.commandTimeoutMs },
