@@ -3,6 +3,8 @@
 // Receiver side: a dedupe store shared by several app instances
 export { RedisDedupeStore } from './redis-dedupe.store.js';
 export type { RedisClient, RedisDedupeStats } from './redis-dedupe.store.js';
+/** The kit's Lua scripts as node-redis registers them (`createClient({ scripts: KIT_SCRIPTS })`). */
+export { KIT_SCRIPTS } from './redis.scripts.js';
 export {
   createRedisDedupeStore,
   DEFAULT_CONNECT_TIMEOUT_MS,

@@ -1,17 +1,14 @@
 import { ConfigError, type Logger, redactUrl, redactUrlCredentials } from '@robot-mcp-kit/core';
-import { createClient, type RedisClientOptions } from 'redis';
+import { createClient, type RedisClientType } from 'redis';
 import { KIT_SCRIPTS } from './redis.scripts.js';
 
+// the type createClient({ scripts }) returns: no modules, no functions (node-redis's own `{}`)
 /**
  * A node-redis client, as `createClient()` returns it, with the kit's Lua scripts registered
  * (`client.rmkTaskPut(keys, args)` and the like: EVALSHA, each script's text sent at most once).
  */
-export type RedisClient = ReturnType<typeof createKitClient>;
-
-/** `createClient` with the kit's scripts registered (the type of {@link RedisClient} comes from it). */
-function createKitClient(options: Omit<RedisClientOptions, 'scripts' | 'modules' | 'functions' | 'RESP'>) {
-  return createClient({ ...options, scripts: KIT_SCRIPTS });
-}
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export type RedisClient = RedisClientType<{}, {}, typeof KIT_SCRIPTS>;
 
 const MAX_RECONNECT_PAUSE_MS = 2000;
 /** Default time to reach Redis at start-up. */
@@ -110,8 +107,9 @@ export function redisClient(options: RedisConnectOptions): {
 } {
   const shown = redactUrl(options.url);
   let ready = false;
-  const client: RedisClient = createKitClient({
+  const client: RedisClient = createClient({
     url: options.url,
+    scripts: KIT_SCRIPTS,
     disableOfflineQueue: true,
     commandOptions: { timeout: options.commandTimeoutMs },
     socket: {
