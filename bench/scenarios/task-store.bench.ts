@@ -1,5 +1,8 @@
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { redactUrlCredentials } from '@robot-mcp-kit/core/rules';
+import { HttpEventTransport } from '@robot-mcp-kit/core/transport';
+import { createClient, type RedisClientType } from 'redis';
+import { benchTaskId, progressEvents } from '../fixtures/bench-events.js';
 import { AckEventTransport } from '../fixtures/ack.transport.js';
 import { LoopbackReceiver } from '../fixtures/receiver.client.js';
 import {
@@ -37,7 +40,13 @@ export async function taskStoreBenchmarks(ctx: BenchContext): Promise<BenchRow[]
   }
   const run: StoreRun = { ctx, store: { url, keyPrefix: benchKeyPrefix() } };
   try {
-    return [await taskStart(run), await storeDelivery(run), await replicas(run), await childReplicas(run)];
+    return [
+      await taskStart(run),
+      await storeDelivery(run),
+      await outboxVsBareLoop(run),
+      await replicas(run),
+      await childReplicas(run),
+    ];
   } finally {
     const deleted = await deleteKeys(url, run.store.keyPrefix);
     ctx.log(`store: deleted ${deleted} keys under ${run.store.keyPrefix}`);
@@ -146,6 +155,78 @@ async function storeDelivery(run: StoreRun): Promise<BenchRow> {
   } finally {
     await redis.close();
     await memory.close();
+    await receiver.close();
+  }
+}
+
+/**
+ * The bare side of {@link outboxVsBareLoop}: the outbox's stream writes and removals by hand on a
+ * plain node-redis client — every event's XADD sent at once (one pipeline), then each event POSTed
+ * in order (signed, the kit's HTTP transport) and its XDEL sent without waiting for it.
+ */
+function bareLoopSide(redis: RedisClientType, stream: string, url: string, count: number): BenchSide {
+  const transport = new HttpEventTransport({ url, secret: SECRET, serverName: 'bench' });
+  return batchSide('bare pipelined loop', async () => {
+    const events = progressEvents(benchTaskId(), count);
+    const bodies = events.map((e) => JSON.stringify(e));
+    const ids = await Promise.all(
+      bodies.map((b, i) => redis.xAdd(stream, '*', { e: events[i]!.event_id, b })),
+    );
+    const removals: Promise<number>[] = [];
+    for (let i = 0; i < events.length; i += 1) {
+      const outcome = await transport.send({ event: events[i]!, body: bodies[i]!, attempt: 1 });
+      if (!outcome.ok) throw new BenchCheckError(`bare loop: ${outcome.error}`);
+      removals.push(redis.xDel(stream, ids[i]!));
+    }
+    await Promise.all(removals);
+    return events.length;
+  });
+}
+
+/** Outbox delivery through a real server against the bare pipelined loop of the same stream work. */
+async function outboxVsBareLoop(run: StoreRun): Promise<BenchRow> {
+  const { ctx } = run;
+  const count = sized(ctx, 50, 300);
+  ctx.log(`store: ${count} progress events, store + outbox vs a bare pipelined XADD -> POST -> XDEL loop`);
+  const plan = sized(ctx, { warmupRounds: 1, rounds: 3 }, { warmupRounds: 2, rounds: 10 });
+  const receiver = await LoopbackReceiver.start(SECRET, 2, 5);
+  const url = `${receiver.baseUrl}/fast`;
+  const kit = await startBenchApp({
+    store: run.store,
+    replicaId: 'bench-o0',
+    events: { url, secret: SECRET },
+  });
+  const redis = createClient({ url: run.store.url });
+  await redis.connect();
+  try {
+    const stream = `${run.store.keyPrefix}bare-outbox`;
+    const s = await interleave(
+      reportSide('outbox', kit, count),
+      bareLoopSide(redis, stream, url, count),
+      plan,
+    );
+    const stats = await receiver.stats();
+    if (stats.badSignatures > 0) throw new BenchCheckError(`receiver saw ${JSON.stringify(stats)}`);
+    const left = await redis.xLen(stream);
+    if (left !== 0) throw new BenchCheckError(`bare loop left ${left} entries in its stream`);
+    return makeRow(
+      {
+        id: 'store-outbox-vs-bare-loop',
+        scenario: `event delivery through a real server, Redis store + outbox (${count} progress events)`,
+        baseline: 'bare node-redis loop: pipelined XADDs, then POST (signed) -> XDEL per event, in order',
+        unit: 'events/s',
+        target: { op: '>=', value: 0.8 },
+        notes:
+          'issue 27: the kit side also writes each seq to the task store and waits for ' +
+          'its append before ctx.progress() returns',
+      },
+      s.subject,
+      s.baseline,
+      s.cpu,
+    );
+  } finally {
+    await kit.close();
+    await redis.close();
     await receiver.close();
   }
 }

@@ -1,9 +1,15 @@
 import { ConfigError, type Logger } from '@robot-mcp-kit/core';
 import { redactUrl, redactUrlCredentials } from '@robot-mcp-kit/core/rules';
-import { createClient } from 'redis';
+import { createClient, type RedisClientType } from 'redis';
+import { KIT_SCRIPTS } from './redis.scripts.js';
 
-/** A node-redis client, as `createClient()` returns it. */
-export type RedisClient = ReturnType<typeof createClient>;
+// the type createClient({ scripts }) returns: no modules, no functions (node-redis's own `{}`)
+/**
+ * A node-redis client, as `createClient()` returns it, with the kit's Lua scripts registered
+ * (`client.rmkTaskPut(keys, args)` and the like: EVALSHA, each script's text sent at most once).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export type RedisClient = RedisClientType<{}, {}, typeof KIT_SCRIPTS>;
 
 const MAX_RECONNECT_PAUSE_MS = 2000;
 /** Default time to reach Redis at start-up. */
@@ -104,6 +110,7 @@ export function redisClient(options: RedisConnectOptions): {
   let ready = false;
   const client: RedisClient = createClient({
     url: options.url,
+    scripts: KIT_SCRIPTS,
     disableOfflineQueue: true,
     commandOptions: { timeout: options.commandTimeoutMs },
     socket: {

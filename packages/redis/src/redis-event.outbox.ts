@@ -134,6 +134,17 @@ export class RedisEventOutbox implements EventOutbox {
     }
   }
 
+  /**
+   * Forgets every event of this replica without removing any: those in the stream are no longer
+   * renewed (the survivor claimed them, or takes them once idle), those never written are not
+   * written. This replica was fenced and a survivor took its tasks over; new appends go on.
+   */
+  relinquish(): void {
+    for (const eventId of this.owned.keys()) this.retry.remove(eventId);
+    this.owned.clear();
+    this.failedAcks.clear();
+  }
+
   async ack(eventId: string): Promise<void> {
     const slot = this.owned.get(eventId);
     if (!slot) return;

@@ -1,7 +1,6 @@
 import { type OutboxRecord } from '@robot-mcp-kit/core/store';
 import { entriesOf, errorText, type StreamEntry } from './redis-outbox.entries.js';
 import { type ResolvedRedisEventOutboxOptions } from './redis-outbox.options.js';
-import { ACK_SCRIPT, APPEND_SCRIPT } from './redis-outbox.scripts.js';
 import { type RedisClient } from './redis-connection.js';
 import { type Refusal } from './store-contents.mac.js';
 
@@ -49,9 +48,9 @@ export class RedisOutboxStream {
     const fence = this.options.fence();
     const { event } = record;
     const fields = entryFields(event.event_id, event.task_id, event.seq, record.postedAtMs, record.body);
-    const reply = (await this.client.eval(APPEND_SCRIPT, {
-      keys: fence ? [stream, bytesKey, fence.key] : [stream, bytesKey],
-      arguments: [
+    const reply = (await this.client.rmkOutboxAppend(
+      fence ? [stream, bytesKey, fence.key] : [stream, bytesKey],
+      [
         OUTBOX_GROUP,
         replicaId,
         String(maxEntries),
@@ -60,7 +59,7 @@ export class RedisOutboxStream {
         mac.sign([stream, ...fields]),
         fence?.epoch ?? '',
       ],
-    })) as [string, string];
+    )) as [string, string];
     if (reply[0] === 'ok') return reply[1];
     if (reply[0] === 'fenced') {
       throw new OutboxFencedError(
@@ -87,7 +86,7 @@ export class RedisOutboxStream {
   /** XACK + XDEL of one entry, and its bytes off the counter (one script). */
   async remove(id: string): Promise<void> {
     const { stream, bytesKey } = this.options;
-    await this.client.eval(ACK_SCRIPT, { keys: [stream, bytesKey], arguments: [OUTBOX_GROUP, id] });
+    await this.client.rmkOutboxAck([stream, bytesKey], [OUTBOX_GROUP, id]);
   }
 
   /** Resets the idle time of these pending entries of this replica, in batches. */

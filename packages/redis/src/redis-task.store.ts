@@ -20,37 +20,6 @@ import { TaskLease } from './task-lease.js';
 import { TaskStoreKeys } from './task-store.keys.js';
 import { type Refusal } from './store-contents.mac.js';
 
-/**
- * Writes a task, its scope index entry and its owner's running set in one step; never turns a
- * finished task back into a running one (a late write of a slow owner after a survivor failed it).
- * The task id's reservation lives as long as the task: no expiry while it runs, the task's own once
- * it ended. A write of the owner carries its epoch and is refused (-1) once the owner was fenced.
- * KEYS: task, scope, owned, id reservation, owner's epoch. ARGV: json, expiry ms (0: none), state,
- * created ms, task id, owner, epoch ('' for a survivor's take-over write), changes channel (the
- * task id is published there once written).
- */
-const PUT_SCRIPT = `
-if ARGV[7] ~= '' then
-  local epoch = redis.call('GET', KEYS[5])
-  if epoch and epoch ~= ARGV[7] then return -1 end
-end
-local cur = redis.call('GET', KEYS[1])
-if cur and ARGV[3] == 'running' then
-  local ok, old = pcall(cjson.decode, cur)
-  if ok and old.task and old.task.state ~= 'running' then return 0 end
-end
-if ARGV[2] == '0' then
-  redis.call('SET', KEYS[1], ARGV[1])
-  redis.call('SET', KEYS[4], ARGV[6])
-else
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  redis.call('SET', KEYS[4], ARGV[6], 'PX', ARGV[2])
-end
-redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
-if ARGV[3] == 'running' then redis.call('SADD', KEYS[3], ARGV[5]) else redis.call('SREM', KEYS[3], ARGV[5]) end
-redis.call('PUBLISH', ARGV[8], ARGV[5])
-return 1`;
-
 const WARN_EVERY_MS = 10_000;
 
 /** Counters of a {@link RedisTaskStore}, this replica only. */
@@ -187,15 +156,15 @@ export class RedisTaskStore implements TaskStore {
     const { task } = entry;
     const finished = task.state !== 'running';
     const reply = await this.round('write a task', () =>
-      this.client.eval(PUT_SCRIPT, {
-        keys: [
+      this.client.rmkTaskPut(
+        [
           this.keys.task(task.task_id),
           this.keys.scope(entry.scope),
           this.keys.owned(entry.owner),
           this.keys.taskId(task.task_id),
           this.keys.epoch(entry.owner),
         ],
-        arguments: [
+        [
           this.options.mac.sealRecord(this.keys.task(task.task_id), JSON.stringify(entry)),
           finished ? String(this.options.finishedTtlMs) : '0',
           task.state,
@@ -205,7 +174,7 @@ export class RedisTaskStore implements TaskStore {
           epoch,
           this.keys.changesChannel(),
         ],
-      }),
+      ),
     );
     if (reply === -1) throw this.refusedAsFenced(`a write of task ${task.task_id}`);
     this.counts.puts += 1;

@@ -30,45 +30,6 @@ export interface LeaseHost {
 type Renewal = 'held' | 'taken' | 'fenced';
 
 /**
- * Renews a lease held by this process (its token), or takes an expired one; never another live
- * process's. The replica's epoch (its fencing token) is taken on the first call (INCR), and kept
- * while the lease is held or only lapsed (a Redis outage); once a survivor raised it (it judged
- * this replica lost) the renewal is refused for good. KEYS: lease, epoch. ARGV: token, lease ms,
- * epoch held ('' before the first), epoch retention ms. Returns {1, epoch} when held, {0, ''} when
- * another token holds it, {-1, epoch} when this replica was fenced.
- */
-const RENEW_SCRIPT = `
-local holder = redis.call('GET', KEYS[1])
-if holder and holder ~= ARGV[1] then return {0, ''} end
-local epoch = redis.call('GET', KEYS[2])
-if ARGV[3] == '' then
-  epoch = tostring(redis.call('INCR', KEYS[2]))
-elseif epoch and epoch ~= ARGV[3] then
-  return {-1, epoch}
-elseif not epoch then
-  epoch = ARGV[3]
-  redis.call('SET', KEYS[2], epoch)
-end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-redis.call('PEXPIRE', KEYS[2], ARGV[4])
-return {1, epoch}`;
-
-/**
- * Fences a replica whose lease expired: raises its epoch, so that every later write it tries is
- * refused. KEYS: lease, epoch. ARGV: epoch retention ms. Returns 1 when fenced, 0 when it is alive.
- */
-const FENCE_SCRIPT = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('INCR', KEYS[2])
-redis.call('PEXPIRE', KEYS[2], ARGV[1])
-return 1`;
-
-/** Drops the lease only when this process holds it. KEYS: lease. ARGV: token. */
-const DROP_SCRIPT = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
-return 1`;
-
-/**
  * Keeps this replica's lease (`SET lease:<id> PX leaseMs`, renewed every third of it) and sweeps
  * for lost replicas: a replica listed as an owner whose lease key expired has its running tasks
  * marked failed with `REPLICA_LOST`, each claimed with `SET lost:<task> NX` so that exactly one
@@ -179,7 +140,7 @@ export class TaskLease {
     const { client, keys, replicaId } = this.host;
     try {
       if ((await client.sCard(keys.owned(replicaId))) === 0) await client.sRem(keys.replicas(), replicaId);
-      await client.eval(DROP_SCRIPT, { keys: [keys.lease(replicaId)], arguments: [this.token] });
+      await client.rmkLeaseDrop([keys.lease(replicaId)], [this.token]);
       if (this.holding) this.countLease('released');
       this.holding = false;
     } catch (error) {
@@ -200,10 +161,10 @@ export class TaskLease {
     if (this.fencedFlag) return 'fenced';
     const { client, keys, replicaId, leaseMs, finishedTtlMs } = this.host;
     const sentAt = performance.now();
-    const [code, epoch] = (await client.eval(RENEW_SCRIPT, {
-      keys: [keys.lease(replicaId), keys.epoch(replicaId)],
-      arguments: [this.token, String(leaseMs), this.heldEpoch, String(finishedTtlMs)],
-    })) as [number, string];
+    const [code, epoch] = (await client.rmkLeaseRenew(
+      [keys.lease(replicaId), keys.epoch(replicaId)],
+      [this.token, String(leaseMs), this.heldEpoch, String(finishedTtlMs)],
+    )) as [number, string];
     if (code === -1) return this.fence(epoch);
     if (code !== 1) {
       if (!this.warnedTaken) {
@@ -273,10 +234,10 @@ export class TaskLease {
   /** Fences `replica` when its lease expired (its later writes are refused); false while it is alive. */
   private async fenceIfLost(replica: string): Promise<boolean> {
     const { client, keys, finishedTtlMs } = this.host;
-    const fenced = await client.eval(FENCE_SCRIPT, {
-      keys: [keys.lease(replica), keys.epoch(replica)],
-      arguments: [String(finishedTtlMs)],
-    });
+    const fenced = await client.rmkLeaseFence(
+      [keys.lease(replica), keys.epoch(replica)],
+      [String(finishedTtlMs)],
+    );
     return fenced === 1;
   }
 

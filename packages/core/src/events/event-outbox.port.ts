@@ -37,4 +37,10 @@ export interface EventOutbox {
   start(deliver: (records: readonly OutboxRecord[]) => void): Promise<void>;
   /** Stops taking over and releases resources; undelivered events stay for the next owner. */
   close(): Promise<void>;
+  /**
+   * Forgets every event this replica holds pending, without removing any (another replica took
+   * them over: this one was fenced), and goes on with new appends. Optional: an outbox without it
+   * keeps them.
+   */
+  relinquish?(): void;
 }

@@ -171,6 +171,26 @@ export class EventPoster implements EventSink {
   }
 
   /**
+   * Forgets every queued event — not sent, not removed from the outbox (nor counted as dropped) —
+   * and goes on accepting new ones: the events belong to the replica that took this one's tasks
+   * over (this one was fenced). An attempt already under way finishes. Returns how many.
+   */
+  relinquish(): number {
+    const left = [...this.scheduler.abandonHeads(), ...this.queue.drainAll()];
+    for (const entry of left) {
+      entry.state = 'abandoned';
+      this.flushWaiters.settled(entry.order);
+    }
+    this.outbox?.outbox.relinquish?.();
+    if (left.length > 0) {
+      this.log('warn', `relinquished ${left.length} undelivered events to the replica that took over`, {
+        relinquished: left.length,
+      });
+    }
+    return left.length;
+  }
+
+  /**
    * Stops intake, keeps delivering (retries included) until the queue is empty or `timeoutMs`
    * passes on the clock, abandons what is left (one error log), then closes the transport.
    * Idempotent: later calls return the same report.

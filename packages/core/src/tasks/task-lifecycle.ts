@@ -243,6 +243,14 @@ export class TaskLifecycle {
     countTaskEnded(record.tool, state, this.parts.clock.now() - record.createdAtMs);
   }
 
+  /** Drops a finished task whose body stopped; false (kept) otherwise. */
+  forget(taskId: string): boolean {
+    const record = this.tasks.get(taskId);
+    if (!record?.finished || !record.bodySettled) return false;
+    this.tasks.delete(taskId); // its id leaves the eviction queue in turn (deleting nothing then)
+    return true;
+  }
+
   private finished(record: TaskRecord): void {
     this.listeners.notify('finished', record);
     this.finishedQueue.push(record.id);

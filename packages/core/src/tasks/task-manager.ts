@@ -179,6 +179,16 @@ export class TaskManager implements TaskHost {
   }
 
   /**
+   * Forgets a finished task whose body stopped: this manager no longer answers for it, so readers
+   * fall back to the shared task store — where another replica's outcome stands (this replica was
+   * fenced and a survivor failed the task). Returns false, keeping it, for a running task or one
+   * whose body still runs.
+   */
+  forget(taskId: string): boolean {
+    return this.lifecycle.forget(taskId);
+  }
+
+  /**
    * Resolves when the task's body has stopped (returned or thrown); at once for an unknown task or
    * a body that already stopped. Never rejects. `cancel` answers sooner: wait on this for the work
    * itself to be over (shutdown, session clean-up).

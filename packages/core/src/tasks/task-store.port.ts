@@ -92,8 +92,8 @@ export interface TaskStore {
    */
   onFenced?(listener: () => void): () => void;
   /**
-   * Takes a new lease (a new epoch) after this replica was fenced, when it had no running task a
-   * survivor took over: its earlier writes stay refused, its new ones are accepted.
+   * Takes a new lease (a new epoch) after this replica was fenced, once the bodies of the tasks a
+   * survivor took over stopped: its earlier writes stay refused, its new ones are accepted.
    */
   rejoin?(): Promise<void>;
   /**

@@ -4,6 +4,8 @@
 // nothing of @robot-mcp-kit/receiver.
 
 export type { RedisClient } from '../redis-connection.js';
+/** The kit's Lua scripts as node-redis registers them (`createClient({ scripts: KIT_SCRIPTS })`). */
+export { KIT_SCRIPTS } from '../redis.scripts.js';
 
 export { RedisTaskStore } from '../redis-task.store.js';
 export type { RedisTaskStoreStats } from '../redis-task.store.js';

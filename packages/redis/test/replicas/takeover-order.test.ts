@@ -10,6 +10,17 @@ const LEASE_MS = '3000';
 const TASKS = 3;
 const PROGRESS = 5;
 
+/**
+ * Resets the idle time of every entry pending for consumer ARGV[2] (to that same consumer), in one
+ * step: entries another replica claimed meanwhile are not touched. KEYS: stream. ARGV: group, consumer.
+ */
+const KEEP_FRESH = `
+local pending = redis.call('XPENDING', KEYS[1], ARGV[1], '-', '+', 10000, ARGV[2])
+local ids = {}
+for _, entry in ipairs(pending) do ids[#ids + 1] = entry[1] end
+if #ids > 0 then redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[2], 0, unpack(ids)) end
+return #ids`;
+
 describe('take-over in order (real processes, kill -9, real Redis)', () => {
   const { resources, prefix } = replicaSuite();
 
@@ -40,6 +51,16 @@ describe('take-over in order (real processes, kill -9, real Redis)', () => {
       "A's events in the outbox",
       60_000,
     );
+    // Keep A's pending events looking fresh (as if A had renewed them until its lease ran out), so
+    // that B's sweep judges A lost before those events could be taken over as idle ones: without
+    // the in-order take-over the failure is then queued first, every time, not only when the
+    // sweep's timer happens to fire before the idle take-over's.
+    const stream = `${prefix}outbox:{burst}`;
+    const keepFresh = () => admin.eval(KEEP_FRESH, { keys: [stream], arguments: ['posters', 'robot-a'] });
+    const freshenErrors: unknown[] = [];
+    const freshener = setInterval(() => void keepFresh().catch((e: unknown) => freshenErrors.push(e)), 100);
+    resources.onCleanup(async () => clearInterval(freshener));
+    await keepFresh();
     a.child.kill('SIGKILL');
     await exitOf(a.child);
 
@@ -53,6 +74,8 @@ describe('take-over in order (real processes, kill -9, real Redis)', () => {
       120_000,
       b.exited,
     );
+    clearInterval(freshener);
+    expect(freshenErrors).toEqual([]);
     receiver.down = false;
     await waitFor(
       'every task failed, delivered',

@@ -74,6 +74,13 @@ export class StoreEventOutbox implements EventOutbox {
     await (await this.outbox()).ack(eventId);
   }
 
+  relinquish(): void {
+    void this.loaded?.then(
+      (outbox) => outbox.relinquish(),
+      () => undefined,
+    );
+  }
+
   async start(deliver: (records: readonly OutboxRecord[]) => void): Promise<void> {
     await (await this.outbox()).start(deliver);
   }

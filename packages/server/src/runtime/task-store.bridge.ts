@@ -105,7 +105,7 @@ export class TaskStoreBridge {
       store.onCancelRequest((taskId) => void taskManager.cancel(taskId)),
       store.onLostTask((failed) => this.postLost(failed)),
     );
-    if (store.onFenced) this.stops.push(store.onFenced(() => this.fenced(store)));
+    if (store.onFenced) this.stops.push(store.onFenced(() => void this.fenced(store)));
     if (store.onTaskChange) this.stops.push(store.onTaskChange((taskId) => this.remoteChanged(taskId)));
     if (store.onEstop) this.stops.push(store.onEstop((latch) => this.estopLatched(latch)));
     this.stops.push(wireActuatorLeases({ taskManager, starter, store, logger: this.parts.logger }));
@@ -178,25 +178,42 @@ export class TaskStoreBridge {
 
   /**
    * This replica was fenced (paused or cut off past its lease; a survivor failed its tasks
-   * `REPLICA_LOST` and delivers their pending events). With no task running it takes a new lease
-   * and goes on. Otherwise its bodies are stopped through the cancel path (their AbortSignal fires,
-   * no event) and its poster stops at once, leaving its undelivered events in the outbox to the
-   * survivor: it must be restarted. The store logged why.
+   * `REPLICA_LOST` and took over their pending events). Its running tasks' bodies are stopped
+   * through the cancel path (their AbortSignal fires; no event), what they still write is refused by
+   * Redis under the old epoch, every event the poster still holds is relinquished to the survivor
+   * (left in the outbox, not sent), and then it takes a new lease under a new epoch and goes on:
+   * new tasks run, the old ones stay failed `REPLICA_LOST`. The store logged why.
    */
-  private fenced(store: TaskStore): void {
+  private async fenced(store: TaskStore): Promise<void> {
     const { taskManager, poster, logger } = this.parts;
-    const running = taskManager.list(['running']);
-    if (running.length === 0 && store.rejoin) {
-      logger.warn('no task was running: taking a new lease and going on');
-      void store.rejoin();
-      return;
+    const running = taskManager.list(['running']).map((t) => t.task_id);
+    if (running.length > 0) {
+      logger.error(
+        `stopping ${running.length} running tasks: this replica no longer owns them (a survivor failed them REPLICA_LOST)`,
+        { task_ids: running },
+      );
+      await Promise.allSettled(running.map((id) => taskManager.cancel(id, { settle: true })));
+      // their last writes (refused under the old epoch) before a new epoch exists
+      await this.settledWrites(running, CLOSE_FLUSH_MS);
+      // the survivor's outcome (failed REPLICA_LOST, in the store) is the answer here too
+      for (const id of running) taskManager.forget(id);
     }
-    logger.error(
-      `stopping ${running.length} running tasks and the event poster: this replica no longer owns them; restart it`,
-      { task_ids: running.map((t) => t.task_id) },
+    poster.relinquish();
+    if (!store.rejoin || this.store !== store) return;
+    logger.warn(
+      running.length > 0
+        ? 'their bodies stopped: taking a new lease and going on'
+        : 'no task was running: taking a new lease and going on',
     );
-    for (const task of running) void taskManager.cancel(task.task_id);
-    void poster.aclose({ timeoutMs: 0 });
+    await store.rejoin();
+  }
+
+  /** Resolves once each task's writes settled, or after `waitMs`. */
+  private async settledWrites(taskIds: readonly string[], waitMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
+    await Promise.race([Promise.all(taskIds.map((id) => this.whenWritten(id))), late]);
+    clearTimeout(timer);
   }
 
   /** Resolves once the task's current state reached the store (at once when there is no store). */

@@ -1,0 +1,31 @@
+import { type CommandParser, defineScript } from 'redis';
+import { ACK_SCRIPT, APPEND_SCRIPT } from './redis-outbox.scripts.js';
+import { DROP_SCRIPT, FENCE_SCRIPT, RENEW_SCRIPT } from './task-lease.scripts.js';
+import { PUT_SCRIPT } from './task-store.scripts.js';
+
+/**
+ * One Lua script of the kit, as node-redis's `defineScript` registers it on a client: called as
+ * `client.<name>(keys, args)`, sent as `EVALSHA <sha1>` (node-redis falls back to `EVAL` once when
+ * Redis answers `NOSCRIPT`, after which the script is cached there), inside a `multi()` too.
+ */
+function kitScript(lua: string) {
+  return defineScript({
+    SCRIPT: lua,
+    parseCommand(parser: CommandParser, keys: readonly string[], args: readonly string[]): void {
+      parser.pushKeysLength([...keys]);
+      parser.push(...args);
+    },
+    // the reply as Redis gives it: each caller checks its own script's shape
+    transformReply: (reply: unknown): unknown => reply,
+  });
+}
+
+/** The scripts of the task store, its lease and the outbox, on every client of this package. */
+export const KIT_SCRIPTS = {
+  rmkTaskPut: kitScript(PUT_SCRIPT),
+  rmkLeaseRenew: kitScript(RENEW_SCRIPT),
+  rmkLeaseFence: kitScript(FENCE_SCRIPT),
+  rmkLeaseDrop: kitScript(DROP_SCRIPT),
+  rmkOutboxAppend: kitScript(APPEND_SCRIPT),
+  rmkOutboxAck: kitScript(ACK_SCRIPT),
+};
