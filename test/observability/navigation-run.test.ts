@@ -17,7 +17,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { SpanStatusCode, trace } from '@opentelemetry/api';
+import { SpanStatusCode } from '@opentelemetry/api';
 import { type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { type EventTransport, type TaskEvent } from '@robot-mcp-kit/core';
 import { HttpEventTransport } from '@robot-mcp-kit/core/transport';
@@ -27,7 +27,7 @@ import { MqttEventSource, MqttEventTransport } from '@robot-mcp-kit/brokers';
 import { createEventReceiver, type EventReceiver } from '@robot-mcp-kit/receiver';
 import { bootstrap } from '@robot-mcp-kit/server';
 import { NavigationServer } from '../../examples/navigation/src/navigation.server.js';
-import { TestTelemetry } from '../support/otel.js';
+import { clientTraceparent, TestTelemetry } from '../support/otel.js';
 import { until } from '../support/until.js';
 
 const SECRET = 'observability-test-secret-0123456789abcdef';
@@ -86,14 +86,6 @@ async function serveNavigation(eventTransport: EventTransport): Promise<string> 
   const info = await app.listen({ kind: 'streamable-http', host: '127.0.0.1', port: 0 });
   cleanups.push(() => app.close({ timeoutMs: 2000 }));
   return info.url!;
-}
-
-/** A client span of the test's own, sent as `params._meta.traceparent`. */
-function clientParent(): { traceparent: string; traceId: string; spanId: string } {
-  const span = trace.getTracer('test-client').startSpan('client navigate');
-  const { traceId, spanId } = span.spanContext();
-  span.end();
-  return { traceparent: `00-${traceId}-${spanId}-01`, traceId, spanId };
 }
 
 const NAVIGATE = (meta: { traceparent: string }) => ({
@@ -187,7 +179,7 @@ describe('one navigation run, traced end to end', () => {
     const client = new Client({ name: 'planner', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
     cleanups.push(() => client.close());
-    const parent = clientParent();
+    const parent = clientTraceparent();
     const taskId = taskIdOf(await client.callTool(NAVIGATE(parent)));
     await runFinished(events, taskId);
     await expectTraced(events, taskId, parent);
@@ -205,7 +197,7 @@ describe('one navigation run, traced end to end', () => {
     );
     await client.connect(new ModernTransport(new URL(mcpUrl)));
     cleanups.push(() => client.close());
-    const parent = clientParent();
+    const parent = clientTraceparent();
     const taskId = taskIdOf(await client.callTool(NAVIGATE(parent)));
     await runFinished(events, taskId);
     await expectTraced(events, taskId, parent);
@@ -223,7 +215,7 @@ describe('one navigation run, traced end to end', () => {
     const client = new Client({ name: 'planner', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
     cleanups.push(() => client.close());
-    const parent = clientParent();
+    const parent = clientTraceparent();
     const taskId = taskIdOf(await client.callTool(NAVIGATE(parent)));
     await runFinished(events, taskId);
     await expectTraced(events, taskId, parent);

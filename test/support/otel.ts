@@ -51,6 +51,12 @@ export class TestTelemetry {
     return name === undefined ? all : all.filter((s) => s.name === name);
   }
 
+  /** Every metric recorded so far (a collection of the reader). */
+  async collect(): Promise<MetricData[]> {
+    const { resourceMetrics } = await this.reader.collect();
+    return resourceMetrics.scopeMetrics.flatMap((scope) => scope.metrics);
+  }
+
   /** The metric `name` as last collected, or undefined when it has no data. */
   async metric(name: string): Promise<MetricData | undefined> {
     const { resourceMetrics } = await this.reader.collect();
@@ -90,4 +96,12 @@ export class TestTelemetry {
 
 function matches(attributes: Record<string, unknown>, where: Record<string, unknown>): boolean {
   return Object.entries(where).every(([key, value]) => attributes[key] === value);
+}
+
+/** A W3C `traceparent` of a fresh client span (what an instrumented client puts in `params._meta`). */
+export function clientTraceparent(): { traceparent: string; traceId: string; spanId: string } {
+  const span = trace.getTracer('test-client').startSpan('client call');
+  const { traceId, spanId } = span.spanContext();
+  span.end();
+  return { traceparent: `00-${traceId}-${spanId}-01`, traceId, spanId };
 }
