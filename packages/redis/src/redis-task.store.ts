@@ -6,6 +6,7 @@ import {
   REPLICA_FENCED,
   type EstopLatch,
   type LostTaskListener,
+  type CancelTarget,
   type StoredTask,
   type TaskStore,
 } from '@robot-mcp-kit/core/store';
@@ -271,7 +272,7 @@ export class RedisTaskStore implements TaskStore {
     return out;
   }
 
-  async requestCancel(entry: StoredTask): Promise<void> {
+  async requestCancel(entry: CancelTarget): Promise<void> {
     const channel = this.keys.cancelChannel(entry.owner);
     const taskId = entry.task.task_id;
     const { mac } = this.options;

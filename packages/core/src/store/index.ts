@@ -9,6 +9,7 @@
 export { ACTUATOR_BUSY, ANONYMOUS_SCOPE, REPLICA_FENCED, REPLICA_LOST } from '../tasks/task-store.port.js';
 export type {
   ActuatorClaim,
+  CancelTarget,
   EstopLatch,
   EstopListener,
   TaskStore,

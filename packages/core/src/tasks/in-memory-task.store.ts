@@ -3,6 +3,7 @@ import { ConfigError } from '../errors/kit.error.js';
 import {
   type CancelRequestListener,
   type LostTaskListener,
+  type CancelTarget,
   type StoredTask,
   type TaskStore,
 } from './task-store.port.js';
@@ -75,7 +76,7 @@ export class InMemoryTaskStore implements TaskStore {
     return Promise.resolve(found && found.expiresAt > Date.now() ? found.taskId : undefined);
   }
 
-  requestCancel(entry: StoredTask): Promise<void> {
+  requestCancel(entry: CancelTarget): Promise<void> {
     for (const listener of this.cancelListeners) listener(entry.task.task_id);
     return Promise.resolve();
   }

@@ -47,6 +47,13 @@ export type ActuatorClaim =
 /** Called when a replica latched the e-stop (this one's own latch included). */
 export type EstopListener = (latch: EstopLatch) => void;
 
+/** What a cancel request names: the task and the replica that owns it (a {@link StoredTask} will do). */
+export interface CancelTarget {
+  /** The id of the replica running the task. */
+  readonly owner: string;
+  readonly task: { readonly task_id: string };
+}
+
 /** Called when another replica asks this one to cancel a task it owns. */
 export type CancelRequestListener = (taskId: string) => void;
 
@@ -81,7 +88,7 @@ export interface TaskStore {
   /** The task id an alias names, or undefined (unknown or expired). Check the scope with {@link get}. */
   getAlias(alias: string): Promise<string | undefined>;
   /** Asks the task's owner replica to cancel it; resolves once the request is sent. */
-  requestCancel(entry: StoredTask): Promise<void>;
+  requestCancel(entry: CancelTarget): Promise<void>;
   /** Observes cancel requests for tasks this replica owns; returns the function that stops it. */
   onCancelRequest(listener: CancelRequestListener): () => void;
   /** Observes tasks of lost replicas this replica marked failed; returns the function that stops it. */

@@ -30,9 +30,9 @@ async function callTool(
   return (await client.callTool({ name, arguments: args })) as CallToolResult;
 }
 
-/** Calls the fixture's mover (`move`: actuates, maxConcurrent 1). */
-async function move(client: Client): Promise<MoveReply> {
-  const reply = await callTool(client, 'move');
+/** Calls the fixture's mover (`move`: actuates, maxConcurrent 1; `navigate`: the same, preempting). */
+async function move(client: Client, tool = 'move'): Promise<MoveReply> {
+  const reply = await callTool(client, tool);
   const structured = (reply.structuredContent ?? {}) as Omit<MoveReply, 'isError'>;
   return { isError: reply.isError === true, ...structured };
 }
@@ -42,12 +42,12 @@ async function stateOf(client: Client, taskId: string): Promise<string | undefin
   return (reply.structuredContent as { state?: string } | undefined)?.state;
 }
 
-/** The `move` tasks the store knows as running (every replica's), read through `client`. */
-async function runningMoves(client: Client): Promise<string[]> {
+/** The `tool` tasks the store knows as running (every replica's), read through `client`. */
+async function runningMoves(client: Client, tool = 'move'): Promise<string[]> {
   const reply = await callTool(client, 'list_tasks', { states: ['running'] });
   const text = (reply.content as { text: string }[])[0]!.text;
   const tasks = (JSON.parse(text) as { tasks: { task_id: string; tool: string; state: string }[] }).tasks;
-  return tasks.filter((t) => t.tool === 'move' && t.state === 'running').map((t) => t.task_id);
+  return tasks.filter((t) => t.tool === tool && t.state === 'running').map((t) => t.task_id);
 }
 
 describe('one mover at a time across replicas, and the e-stop of every replica (real processes, real Redis)', () => {
@@ -96,6 +96,34 @@ describe('one mover at a time across replicas, and the e-stop of every replica (
         60_000,
       );
     }
+  }, 240_000);
+
+  it('preempt across replicas: a navigate on B cancels the one running on A (its body sees the abort), then runs', async () => {
+    const [a, , onA, onB] = await twoReplicas();
+    const first = await move(onA, 'navigate');
+    expect(first.task_id).toEqual(expect.any(String));
+    const second = await move(onB, 'navigate');
+    expect(second).toMatchObject({ isError: false, task_id: expect.any(String) });
+    expect(second.task_id).not.toBe(first.task_id);
+    await until(
+      async () => (await stateOf(onA, first.task_id!)) === 'cancelled',
+      "A's navigate cancelled",
+      60_000,
+    );
+    await until(() => /navigate body aborted/.test(a.stderr()), "A's body saw the abort", 60_000);
+    expect(await stateOf(onB, second.task_id!)).toBe('running');
+    // exactly one runs across both replicas: B's
+    expect(await runningMoves(onA, 'navigate')).toEqual([second.task_id]);
+    expect(await runningMoves(onB, 'navigate')).toEqual([second.task_id]);
+    // and it preempts the other way round too
+    const third = await move(onA, 'navigate');
+    expect(third).toMatchObject({ isError: false, task_id: expect.any(String) });
+    await until(
+      async () => (await stateOf(onB, second.task_id!)) === 'cancelled',
+      "B's navigate cancelled",
+      60_000,
+    );
+    expect(await runningMoves(onB, 'navigate')).toEqual([third.task_id]);
   }, 240_000);
 
   it('a holder killed with kill -9: its lease is taken over once it expired, never before', async () => {
