@@ -1,8 +1,18 @@
 import { describe, expect, it } from '@jest/globals';
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernTransport,
+} from '@modelcontextprotocol/client';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { waitFor } from '../../../../test/support/until.js';
 import { SkewTolerantReceiver } from './event-receiver.helpers.js';
-import { connectClient, replicaSuite, startReplica, startTask } from './store-replicas.helpers.js';
+import {
+  connectClient,
+  type Replica,
+  replicaSuite,
+  startReplica,
+  startTask,
+} from './store-replicas.helpers.js';
 
 describe('tasks:// updates across replicas (real processes, real Redis, the SDK client)', () => {
   const { resources, prefix } = replicaSuite();
@@ -28,4 +38,53 @@ describe('tasks:// updates across replicas (real processes, real Redis, the SDK 
     const text = (read.contents[0] as { text: string }).text;
     expect(JSON.parse(text)).toMatchObject({ task_id: taskId, state: 'cancelled' });
   }, 240_000);
+
+  it('a 2026-07-28 client listening on replica B is told when a task of replica A finishes', async () => {
+    const receiver = new SkewTolerantReceiver();
+    const callbackUrl = await receiver.start();
+    resources.onCleanup(() => receiver.close());
+    const a = await startReplica(resources, { prefix, callbackUrl, env: { RMK_REPLICA_ID: 'robot-a' } });
+    const b = await startReplica(resources, { prefix, callbackUrl, env: { RMK_REPLICA_ID: 'robot-b' } });
+    const onA = await connectClient(resources, a.url);
+    const taskId = await startTask(onA, 'hold');
+    const uri = `tasks://${taskId}`;
+
+    const onB = await modernClient(b);
+    const updated: string[] = [];
+    onB.setNotificationHandler('notifications/resources/updated', (n) => void updated.push(n.params.uri));
+    const subscription = await onB.listen({ resourceSubscriptions: [uri] });
+    resources.onCleanup(() => subscription.close());
+    expect(subscription.honoredFilter.resourceSubscriptions).toEqual([uri]);
+
+    await onA.callTool({ name: 'cancel_task', arguments: { task_id: taskId } });
+    // Each update is followed by a read (an update of the start may still be on its way): the
+    // task's end reaches B as an update after which B reads it cancelled.
+    let seen = 0;
+    let last: unknown;
+    await waitFor(
+      'an update of the task on B after which it reads cancelled',
+      async () => {
+        if (updated.length === seen) return false;
+        seen = updated.length;
+        const read = await onB.readResource({ uri });
+        last = JSON.parse((read.contents[0] as { text: string }).text);
+        return (last as { state?: string }).state === 'cancelled';
+      },
+      60_000,
+      b.exited,
+    );
+    expect(updated.every((u) => u === uri)).toBe(true);
+    expect(last).toMatchObject({ task_id: taskId, state: 'cancelled' });
+  }, 240_000);
+
+  /** The official v2 SDK client, pinned to MCP 2026-07-28 (no session), closed by `resources`. */
+  async function modernClient(replica: Replica): Promise<ModernClient> {
+    const client = new ModernClient(
+      { name: 'store-replicas-2026', version: '1' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await client.connect(new ModernTransport(new URL(replica.url)));
+    resources.onCleanup(() => client.close());
+    return client;
+  }
 });

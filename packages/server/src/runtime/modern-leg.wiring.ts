@@ -25,7 +25,10 @@ export interface ModernWiringOptions {
    * feature is on (`tasks://` resources are served and their changes published); undefined when off.
    */
   readonly resourceUpdateIntervalMs: number | undefined;
-  /** The shared task store (`RMK_STORE`): SEP-2663 handles are answered by every replica. */
+  /**
+   * The shared task store (`RMK_STORE`): SEP-2663 handles are answered by every replica, and
+   * `tasks://` changes of other replicas' tasks reach `subscriptions/listen` (its change channel).
+   */
   readonly stored?: TaskStoreBridge;
 }
 
@@ -55,6 +58,7 @@ export class ModernWiring {
         options.stored,
       ),
       ...(options.resourceUpdateIntervalMs !== undefined ? { taskResources: options.taskManager } : {}),
+      ...(options.stored ? { taskStore: options.stored } : {}),
       telemetry: options.telemetry,
     };
     this.factory = modernServerFactory({ ...parts, network: 'tcp' });
@@ -99,8 +103,16 @@ export class ModernWiring {
   }
 
   private publish(sink: ConstructorParameters<typeof TaskChangePublisher>[3]): TaskChangePublisher {
-    const { taskManager, clock, resourceUpdateIntervalMs = 0, logger } = this.options;
-    const publisher = new TaskChangePublisher(taskManager, clock, resourceUpdateIntervalMs, sink, logger);
+    const { taskManager, clock, resourceUpdateIntervalMs = 0, logger, stored } = this.options;
+    const remote = stored ? stored.onRemoteChange.bind(stored) : undefined;
+    const publisher = new TaskChangePublisher(
+      taskManager,
+      clock,
+      resourceUpdateIntervalMs,
+      sink,
+      logger,
+      remote,
+    );
     this.publishers.add(publisher);
     return publisher;
   }

@@ -24,6 +24,7 @@ import { type McpNetworkTransport } from '../telemetry/mcp-semconv.names.js';
 import { INPUT_ROUND, type InputRound } from './input-round.js';
 import { installTaskResources, TASK_RESOURCES_CAPABILITY } from './modern-task.resources.js';
 import { declaresTasks, TASKS_EXTENSION, type TasksExtension } from './tasks-extension.handlers.js';
+import { type TaskStoreBridge } from './task-store.bridge.js';
 
 export { ExtensionTaskIndex } from './extension-task.index.js';
 export { TasksExtension } from './tasks-extension.handlers.js';
@@ -91,6 +92,8 @@ export interface ModernServerParts {
   readonly tasks?: TasksExtension;
   /** Serves `tasks://running` and `tasks://{task_id}` from this TaskManager (the task-resources feature). */
   readonly taskResources?: TaskManager;
+  /** The shared task store (`RMK_STORE`): `tasks://<id>` of other replicas' tasks is read from it. */
+  readonly taskStore?: TaskStoreBridge;
   /** Server spans and MCP metrics of each request (the app's; the 2025 sessions share it). */
   readonly telemetry?: McpServerTelemetry;
   /** `network.transport` of the requests this factory's servers answer: `tcp` (HTTP) or `pipe` (stdio). */
@@ -132,7 +135,7 @@ export function modernServerFactory(parts: ModernServerParts): McpServerFactory 
     if (parts.telemetry) server.telemetry = { telemetry: parts.telemetry, network: parts.network ?? 'tcp' };
     server.setRequestHandler('tools/list', () => ({ tools }));
     parts.tasks?.install(server);
-    if (parts.taskResources) installTaskResources(server, parts.taskResources, parts.owners);
+    if (parts.taskResources) installTaskResources(server, parts.taskResources, parts.owners, parts.taskStore);
     server.setRequestHandler('tools/call', (request, ctx) => callTool(parts, request.params, ctx));
     return server;
   };

@@ -8,6 +8,7 @@ import { type Clock, type Logger, type TaskManager } from '@robot-mcp-kit/core';
 import { RUNNING_TASKS_URI, TaskResourceCatalog, taskUri } from '../task-views/task-resources.catalog.js';
 import { UpdateCoalescer } from '../task-views/update-coalescer.js';
 import { scopeOf, type TaskOwners } from '../auth/task-owners.js';
+import { type TaskStoreBridge } from './task-store.bridge.js';
 
 const LIST_KEY = 'list';
 
@@ -19,14 +20,16 @@ export const TASK_RESOURCES_CAPABILITY = Object.freeze({ subscribe: true, listCh
  * sessions read (one task, every surface), installed with the v2 SDK's handlers on each per-request
  * `Server`. 2026-07-28 has no resources/subscribe, a client follows them through
  * `subscriptions/listen` (see {@link TaskChangePublisher}). A request sees only the tasks the one
- * rule allows its principal (`TaskOwners.allows`), as get_task does.
+ * rule allows its principal (`TaskOwners.allows`), as get_task does. With a task store
+ * (`RMK_STORE`), `tasks://<id>` of another replica's task is read from the store.
  */
 export function installTaskResources(
   server: Server,
   taskManager: TaskManager,
   owners: Pick<TaskOwners, 'allows'>,
+  stored?: TaskStoreBridge,
 ): void {
-  const catalog = new TaskResourceCatalog(taskManager, undefined, owners);
+  const catalog = new TaskResourceCatalog(taskManager, stored, owners);
   const scope = (ctx: ServerContext): string => scopeOf(ctx.http?.authInfo?.clientId);
   server.setRequestHandler('resources/list', async (_request, ctx) => ({
     resources: await catalog.list(scope(ctx)),
@@ -44,15 +47,22 @@ export function installTaskResources(
 export type TaskChangeSink = Pick<ServerNotifier, 'resourceUpdated' | 'resourcesChanged'>;
 
 /**
+ * The changes of tasks another replica runs (`TaskStoreBridge.onRemoteChange`: the store's change
+ * channel, the one the 2025 sessions' subscriptions follow too). Returns the function that stops it.
+ */
+export type RemoteTaskChanges = (listener: (taskId: string) => void) => () => void;
+
+/**
  * Publishes task changes to open `subscriptions/listen` streams as
  * `notifications/resources/updated` of `tasks://<task_id>` and `tasks://running` (and
  * `resources/list_changed` when a task starts or ends), coalesced per URI like the 2025 sessions'
  * updates. The v2 SDK filters per stream: only listeners that named the URI in
- * `resourceSubscriptions` (or asked for `resourcesListChanged`) receive it.
+ * `resourceSubscriptions` (or asked for `resourcesListChanged`) receive it. With `remote` (a task
+ * store), changes of other replicas' tasks are announced the same way.
  */
 export class TaskChangePublisher {
   private readonly coalescer: UpdateCoalescer;
-  private readonly stop: () => void;
+  private readonly stops: (() => void)[];
 
   constructor(
     taskManager: TaskManager,
@@ -60,6 +70,7 @@ export class TaskChangePublisher {
     intervalMs: number,
     sink: TaskChangeSink,
     logger: Logger,
+    remote?: RemoteTaskChanges,
   ) {
     this.coalescer = new UpdateCoalescer(intervalMs, clock, (key) => {
       try {
@@ -69,15 +80,25 @@ export class TaskChangePublisher {
         logger.debug('could not publish a task change to subscriptions/listen', { key, error: String(err) });
       }
     });
-    this.stop = taskManager.onChange((change) => {
-      this.coalescer.touch(taskUri(change.taskId));
-      this.coalescer.touch(RUNNING_TASKS_URI);
-      if (change.kind !== 'event') this.coalescer.touch(LIST_KEY);
-    });
+    this.stops = [
+      taskManager.onChange((change) => {
+        this.coalescer.touch(taskUri(change.taskId));
+        this.coalescer.touch(RUNNING_TASKS_URI);
+        if (change.kind !== 'event') this.coalescer.touch(LIST_KEY);
+      }),
+    ];
+    if (remote) {
+      this.stops.push(
+        remote((taskId) => {
+          this.coalescer.touch(taskUri(taskId));
+          this.coalescer.touch(RUNNING_TASKS_URI);
+        }),
+      );
+    }
   }
 
   close(): void {
-    this.stop();
+    for (const stop of this.stops.splice(0)) stop();
     this.coalescer.close();
   }
 }

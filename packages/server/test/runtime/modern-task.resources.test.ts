@@ -84,4 +84,25 @@ describe('TaskChangePublisher (tasks:// changes for subscriptions/listen)', () =
     publisher.close();
     expect(source.listeners).toBe(0);
   });
+
+  it("announces another replica's task changes from the remote source, and stops it on close", () => {
+    const source = changes();
+    const { sent, sink } = recorder();
+    const remote = new Set<(taskId: string) => void>();
+    const publisher = new TaskChangePublisher(
+      source.manager,
+      new ManualClock(),
+      250,
+      sink,
+      new MemoryLogger(),
+      (listener) => {
+        remote.add(listener);
+        return () => void remote.delete(listener);
+      },
+    );
+    for (const listener of remote) listener('arm-00000a');
+    expect(sent).toEqual(['tasks://arm-00000a', 'tasks://running']);
+    publisher.close();
+    expect(remote.size).toBe(0);
+  });
 });
