@@ -50,6 +50,7 @@ describe('a fenced owner with a running task rejoins (real processes, SIGSTOP/SI
     await waitFor('A driving its task', () => ofTask(oldTask).length >= 3, 60_000, a.exited);
     const epochBefore = Number(await admin.get(epochKey));
 
+    const stoppedAt = Date.now();
     a.child.kill('SIGSTOP');
     resources.onCleanup(async () => void a.child.kill('SIGCONT')); // never leave a stopped process behind
     const failed = await waitFor(
@@ -84,7 +85,11 @@ describe('a fenced owner with a running task rejoins (real processes, SIGSTOP/SI
       });
     }
     const arrived = ofTask(oldTask);
-    expect(arrived.slice(arrived.indexOf(failed) + 1)).toEqual([]);
+    // Nothing the old body made after the stop arrives after the terminal event. An event made
+    // before the stop whose send was already under way when the process stopped may land late (its
+    // POST resumes with the process; no gate can be atomic with a write): docs/scaling.md.
+    const late = arrived.slice(arrived.indexOf(failed) + 1);
+    expect(late.filter((e) => e.ts.getTime() >= stoppedAt)).toEqual([]);
     const idsBySeq = new Map<number, Set<string>>();
     for (const e of arrived) idsBySeq.set(e.seq, (idsBySeq.get(e.seq) ?? new Set()).add(e.event_id));
     expect([...idsBySeq.values()].filter((ids) => ids.size > 1)).toEqual([]);
