@@ -1,12 +1,12 @@
 import { type ActuatorClaim } from '@robot-mcp-kit/core/store';
 import { type Logger } from '@robot-mcp-kit/core';
-import { type RedisClient } from './redis-connection.js';
+import { type KitRedisClient } from './redis.scripts.js';
 import { type StoreContentsMac } from './store-contents.mac.js';
 import { type TaskStoreKeys } from './task-store.keys.js';
 
 /** What the actuator leases need from their store. */
 export interface ActuatorLeaseHost {
-  readonly client: RedisClient;
+  readonly client: KitRedisClient;
   readonly keys: TaskStoreKeys;
   readonly mac: StoreContentsMac;
   readonly replicaId: string;

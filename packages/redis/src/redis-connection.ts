@@ -1,15 +1,14 @@
 import { ConfigError, type Logger } from '@robot-mcp-kit/core';
 import { redactUrl, redactUrlCredentials } from '@robot-mcp-kit/core/rules';
-import { createClient, type RedisClientType } from 'redis';
-import { KIT_SCRIPTS } from './redis.scripts.js';
+import { createClient, type RedisClientType, type RedisScripts } from 'redis';
 
-// the type createClient({ scripts }) returns: no modules, no functions (node-redis's own `{}`)
 /**
- * A node-redis client, as `createClient()` returns it, with the kit's Lua scripts registered
- * (`client.rmkTaskPut(keys, args)` and the like: EVALSHA, each script's text sent at most once).
+ * A node-redis client as `createClient()` returns it (no modules, no functions: node-redis's own
+ * `{}`), with the Lua scripts `S` registered: the app side's stores use none, the robot side's the
+ * kit's (`KitRedisClient`, redis.scripts.ts).
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export type RedisClient = RedisClientType<{}, {}, typeof KIT_SCRIPTS>;
+export type RedisClient<S extends RedisScripts = {}> = RedisClientType<{}, {}, S>;
 
 const MAX_RECONNECT_PAUSE_MS = 2000;
 /** Default time to reach Redis at start-up. */
@@ -92,8 +91,12 @@ export interface RedisConnectOptions {
  * with a command timeout. Fails fast at start-up; once connected, reconnects with a growing pause.
  * @throws ConfigError naming the URL (credentials redacted) and the fix.
  */
-export async function connectRedis(options: RedisConnectOptions): Promise<RedisClient> {
-  const { client, connect } = redisClient(options);
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export async function connectRedis<S extends RedisScripts = {}>(
+  options: RedisConnectOptions,
+  scripts?: S,
+): Promise<RedisClient<S>> {
+  const { client, connect } = redisClient(options, scripts);
   await connect();
   return client;
 }
@@ -101,16 +104,21 @@ export async function connectRedis(options: RedisConnectOptions): Promise<RedisC
 /**
  * The client {@link connectRedis} makes, not connected yet, and its `connect` (idempotent once
  * connected; @throws ConfigError naming the URL and the fix) — for adapters built synchronously.
+ * `scripts` are registered on the client (node-redis `defineScript`s, sent as EVALSHA).
  */
-export function redisClient(options: RedisConnectOptions): {
-  client: RedisClient;
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export function redisClient<S extends RedisScripts = {}>(
+  options: RedisConnectOptions,
+  scripts?: S,
+): {
+  client: RedisClient<S>;
   connect: () => Promise<void>;
 } {
   const shown = redactUrl(options.url);
   let ready = false;
-  const client: RedisClient = createClient({
+  const client: RedisClient<S> = createClient({
     url: options.url,
-    scripts: KIT_SCRIPTS,
+    scripts: scripts ?? ({} as S),
     disableOfflineQueue: true,
     commandOptions: { timeout: options.commandTimeoutMs },
     socket: {

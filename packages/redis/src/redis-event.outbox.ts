@@ -6,7 +6,8 @@ import {
   type ResolvedRedisEventOutboxOptions,
   resolveRedisEventOutboxOptions,
 } from './redis-outbox.options.js';
-import { closeClient, type RedisClient } from './redis-connection.js';
+import { closeClient } from './redis-connection.js';
+import { type KitRedisClient } from './redis.scripts.js';
 import { RetryBuffer } from './redis-outbox.retry.js';
 import { type RedisEventOutboxStats } from './redis-outbox.stats.js';
 
@@ -75,7 +76,7 @@ export class RedisEventOutbox implements EventOutbox {
    * @param connect connects the client in {@link start} (see {@link redisEventOutbox}).
    */
   constructor(
-    private readonly client: RedisClient,
+    private readonly client: KitRedisClient,
     options: RedisEventOutboxOptions,
     private readonly ownsClient = false,
     private readonly connect?: () => Promise<void>,

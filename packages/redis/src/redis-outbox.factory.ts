@@ -1,4 +1,5 @@
 import { adapterConnection, redisClient } from './redis-connection.js';
+import { KIT_SCRIPTS } from './redis.scripts.js';
 import { RedisEventOutbox } from './redis-event.outbox.js';
 import { type RedisEventOutboxOptions, resolveRedisEventOutboxOptions } from './redis-outbox.options.js';
 
@@ -47,12 +48,15 @@ export function redisEventOutbox(options: CreateRedisEventOutboxOptions): RedisE
 }
 
 /** The outbox's client (no offline queue, command timeout) and its fail-fast connect; options checked first. */
-function outboxClient(options: CreateRedisEventOutboxOptions): ReturnType<typeof redisClient> {
+function outboxClient(
+  options: CreateRedisEventOutboxOptions,
+): ReturnType<typeof redisClient<typeof KIT_SCRIPTS>> {
   return redisClient(
     adapterConnection(options, {
       component: 'redis-event-outbox',
       outageNote: 'events go out from memory meanwhile',
       checkOptions: () => resolveRedisEventOutboxOptions(options), // bad options fail before any connection
     }),
+    KIT_SCRIPTS,
   );
 }

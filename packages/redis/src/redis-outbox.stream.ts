@@ -1,7 +1,7 @@
 import { type OutboxRecord } from '@robot-mcp-kit/core/store';
 import { entriesOf, errorText, type StreamEntry } from './redis-outbox.entries.js';
 import { type ResolvedRedisEventOutboxOptions } from './redis-outbox.options.js';
-import { type RedisClient } from './redis-connection.js';
+import { type KitRedisClient } from './redis.scripts.js';
 import { type Refusal } from './store-contents.mac.js';
 
 /** The fields of an entry a MAC covers: event_id, task_id, seq, first-post time, body. */
@@ -35,7 +35,7 @@ export class OutboxFencedError extends Error {}
  */
 export class RedisOutboxStream {
   constructor(
-    private readonly client: RedisClient,
+    private readonly client: KitRedisClient,
     private readonly options: ResolvedRedisEventOutboxOptions,
   ) {}
 

@@ -1,4 +1,5 @@
 import { adapterConnection, connectRedis } from './redis-connection.js';
+import { KIT_SCRIPTS } from './redis.scripts.js';
 import { type RedisTaskStoreOptions, resolveRedisTaskStoreOptions } from './redis-task-store.options.js';
 import { RedisTaskStore } from './redis-task.store.js';
 
@@ -26,10 +27,10 @@ export async function createRedisTaskStore(options: CreateRedisTaskStoreOptions)
     outageNote: 'task writes are retried, remote tasks unreadable meanwhile',
     checkOptions: () => resolveRedisTaskStoreOptions(options), // bad options fail before connecting
   });
-  const client = await connectRedis(connect);
+  const client = await connectRedis(connect, KIT_SCRIPTS);
   let subscriber;
   try {
-    subscriber = await connectRedis({ ...connect, commandTimeoutMs: 0x7fffffff });
+    subscriber = await connectRedis({ ...connect, commandTimeoutMs: 0x7fffffff }, KIT_SCRIPTS);
   } catch (error) {
     client.destroy();
     throw error;

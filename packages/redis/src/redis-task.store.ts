@@ -10,7 +10,8 @@ import {
   type StoredTask,
   type TaskStore,
 } from '@robot-mcp-kit/core/store';
-import { errorText, type RedisClient } from './redis-connection.js';
+import { errorText } from './redis-connection.js';
+import { type KitRedisClient } from './redis.scripts.js';
 import {
   type RedisTaskStoreOptions,
   type ResolvedRedisTaskStoreOptions,
@@ -79,8 +80,8 @@ export class RedisTaskStore implements TaskStore {
    *   for the cancel channel (`client.duplicate()`); @param ownsClients whether close() closes them.
    */
   constructor(
-    private readonly client: RedisClient,
-    private readonly subscriber: RedisClient,
+    private readonly client: KitRedisClient,
+    private readonly subscriber: KitRedisClient,
     options: RedisTaskStoreOptions = {},
     private readonly ownsClients = false,
   ) {

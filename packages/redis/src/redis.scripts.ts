@@ -1,4 +1,5 @@
 import { type CommandParser, defineScript } from 'redis';
+import { type RedisClient } from './redis-connection.js';
 import { ACK_SCRIPT, APPEND_SCRIPT } from './redis-outbox.scripts.js';
 import { DROP_SCRIPT, FENCE_SCRIPT, RENEW_SCRIPT } from './task-lease.scripts.js';
 import { PUT_SCRIPT } from './task-store.scripts.js';
@@ -29,3 +30,6 @@ export const KIT_SCRIPTS = {
   rmkOutboxAppend: kitScript(APPEND_SCRIPT),
   rmkOutboxAck: kitScript(ACK_SCRIPT),
 };
+
+/** A robot-side client: node-redis with the kit's scripts registered (`client.rmkTaskPut(keys, args)`). */
+export type KitRedisClient = RedisClient<typeof KIT_SCRIPTS>;

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { ConfigError, type Logger, TaskFailure } from '@robot-mcp-kit/core';
 import { REPLICA_LOST, type StoredTask } from '@robot-mcp-kit/core/store';
 import { KIT_ATTRIBUTES, kitInstruments } from '@robot-mcp-kit/core/telemetry';
-import { type RedisClient } from './redis-connection.js';
+import { type KitRedisClient } from './redis.scripts.js';
 import { type TaskStoreKeys } from './task-store.keys.js';
 
 /** What the lease keeper needs from its store. */
 export interface LeaseHost {
-  readonly client: RedisClient;
+  readonly client: KitRedisClient;
   readonly keys: TaskStoreKeys;
   readonly replicaId: string;
   readonly leaseMs: number;

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { KIT_ATTRIBUTES, KIT_METRICS } from '@robot-mcp-kit/core/telemetry';
-import { createRedisTaskStore, type RedisClient } from '@robot-mcp-kit/redis/server';
+import { createRedisTaskStore } from '@robot-mcp-kit/redis/server';
+import { type RedisClient } from '@robot-mcp-kit/redis/receiver';
 import { TestTelemetry } from '../../../test/support/otel.js';
 import { connectAdmin, deleteKeys, SHARED_REDIS_URL, until } from './redis-test.helpers.js';
 

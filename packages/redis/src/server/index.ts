@@ -3,7 +3,7 @@
 // outbox on Redis Streams). `@robot-mcp-kit/server` loads this entry when RMK_STORE is set. Imports
 // nothing of @robot-mcp-kit/receiver.
 
-export type { RedisClient } from '../redis-connection.js';
+export type { KitRedisClient as RedisClient } from '../redis.scripts.js';
 /** The kit's Lua scripts as node-redis registers them (`createClient({ scripts: KIT_SCRIPTS })`). */
 export { KIT_SCRIPTS } from '../redis.scripts.js';
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type EventOutbox, InMemoryEventOutbox, type OutboxRecord } from '@robot-mcp-kit/core/store';
 import { type TaskEvent } from '@robot-mcp-kit/core';
-import { createRedisEventOutbox, type RedisClient } from '@robot-mcp-kit/redis/server';
+import { createRedisEventOutbox } from '@robot-mcp-kit/redis/server';
+import { type RedisClient } from '@robot-mcp-kit/redis/receiver';
 import { connectAdmin, deleteKeys, makeEvent, SHARED_REDIS_URL, until } from '../redis-test.helpers.js';
 
 // The EventOutbox contract (packages/core/src/events/event-outbox.port.ts), one suite run against

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { InMemoryTaskStore, type StoredTask, type TaskStore } from '@robot-mcp-kit/core/store';
 import { type TaskInfoJson } from '@robot-mcp-kit/core';
-import { createRedisTaskStore, type RedisClient } from '@robot-mcp-kit/redis/server';
+import { createRedisTaskStore } from '@robot-mcp-kit/redis/server';
+import { type RedisClient } from '@robot-mcp-kit/redis/receiver';
 import { storedTask } from '../../../../test/support/stored-task.fixtures.js';
 import { connectAdmin, deleteKeys, SHARED_REDIS_URL, until } from '../redis-test.helpers.js';
 
