@@ -58,7 +58,7 @@ export function taskStoreSetting(
   const finishedTtlS = settings.finishedTtlS ?? numberFrom(env, 'RMK_STORE_TTL_S');
   const keyPrefix = settings.keyPrefix ?? (env.RMK_STORE_PREFIX?.trim() || undefined);
   const replicaId = settings.replicaId ?? givenReplicaId(env);
-  const secret = settings.secret ?? nonBlank(env.RMK_STORE_KEY) ?? nonBlank(env.RVC_EVENT_SECRET);
+  const secret = settings.secret ?? replicaSecretFrom(env);
   return {
     url,
     ...(leaseMs !== undefined ? { leaseMs } : {}),
@@ -67,6 +67,14 @@ export function taskStoreSetting(
     ...(replicaId !== undefined ? { replicaId } : {}),
     ...(secret !== undefined ? { secret } : {}),
   };
+}
+
+/**
+ * The secret every replica shares, from the environment: `RMK_STORE_KEY`, else `RVC_EVENT_SECRET`.
+ * Keys derived from it (the store's MAC, the 2026 confirmation state) hold across replicas.
+ */
+export function replicaSecretFrom(env: NodeJS.ProcessEnv): string | undefined {
+  return nonBlank(env.RMK_STORE_KEY) ?? nonBlank(env.RVC_EVENT_SECRET);
 }
 
 function nonBlank(value: string | undefined): string | undefined {

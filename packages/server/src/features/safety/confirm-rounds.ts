@@ -6,6 +6,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { type Clock } from '@robot-mcp-kit/core';
 import { type InputRound } from '../../runtime/input-round.js';
+import { replicaSecretFrom } from '../../runtime/task-store.config.js';
 
 /**
  * The v2 SDK, loaded on the first 2026-07-28 round: a stdio or 2025-only server never loads it
@@ -59,8 +60,8 @@ function digest(args: unknown): string {
  * every replica sharing that secret accepts the answer; else a key of this process only.
  */
 export function confirmStateKey(env: NodeJS.ProcessEnv): Buffer {
-  const secret = env.RMK_STORE_KEY?.trim() || env.RVC_EVENT_SECRET?.trim();
-  if (!secret) return randomBytes(32);
+  const secret = replicaSecretFrom(env);
+  if (secret === undefined) return randomBytes(32);
   return createHmac('sha256', secret).update('robot-mcp-kit/confirm-request-state/v1').digest();
 }
 
