@@ -40,40 +40,6 @@ interface Slot {
 }
 
 /**
- * Takes slot KEYS[1] for ARGV[1] (the sealed holder record) when it still holds ARGV[2] (the value
- * read, '' for none) and that value holds nothing: none, void (ARGV[3] = '1': unauthentic, or a
- * stale holder of this replica), or of a holder
- * replica whose lease expired or whose epoch moved on (it is fenced here, as the sweeper would). The
- * taker's own epoch must still be current. KEYS: slot, own epoch, holder's lease, holder's epoch.
- * A lost holder is judged (and fenced) only when ARGV[7] = '1': the taker's own lease renewals
- * succeeded for a whole lease (after a Redis outage every lease expired).
- * ARGV: record, expected, void, own epoch, holder's epoch, epoch retention ms, may judge.
- * Returns 1 taken, 0 held, 2 changed since it was read, -1 the taker was fenced.
- */
-const TAKE_SCRIPT = `
-local mine = redis.call('GET', KEYS[2])
-if mine and mine ~= ARGV[4] then return -1 end
-local cur = redis.call('GET', KEYS[1])
-if (cur or '') ~= ARGV[2] then return 2 end
-if cur and ARGV[3] ~= '1' then
-  local alive = redis.call('EXISTS', KEYS[3]) == 1
-  local epoch = redis.call('GET', KEYS[4])
-  if alive and epoch == ARGV[5] then return 0 end
-  if not alive and epoch == ARGV[5] then
-    if ARGV[7] ~= '1' then return 0 end
-    redis.call('INCR', KEYS[4])
-    redis.call('PEXPIRE', KEYS[4], ARGV[6])
-  end
-end
-redis.call('SET', KEYS[1], ARGV[1])
-return 1`;
-
-/** Deletes slot KEYS[1] when it holds ARGV[1] (this holder's record). */
-const RELEASE_SCRIPT = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
-return 1`;
-
-/**
  * One lease per actuator slot across every replica sharing the store (`actuator:<name>:<slot>`):
  * the record names the holder task, its replica and that replica's epoch, sealed with the store
  * MAC. A slot is free when it is empty, its record is not authentic (Redis write access cannot
@@ -117,14 +83,14 @@ export class ActuatorLeases {
     const epoch = this.host.epoch();
     const json = JSON.stringify({ task_id: taskId, replica: replicaId, epoch });
     const record = mac.sealRecord(key, json);
-    const reply = await client.eval(TAKE_SCRIPT, {
-      keys: [
+    const reply = await client.rmkActuatorTake(
+      [
         key,
         keys.epoch(replicaId),
         keys.lease(holder?.replica ?? replicaId),
         keys.epoch(holder?.replica ?? replicaId),
       ],
-      arguments: [
+      [
         record,
         value ?? '',
         value !== null && (!holder || this.stale(key, holder)) ? '1' : '0',
@@ -133,7 +99,7 @@ export class ActuatorLeases {
         String(this.epochRetentionMs),
         this.host.mayJudge() ? '1' : '0',
       ],
-    });
+    );
     if (reply === -1) throw this.host.fencedError(`the actuator lease ${key}`);
     if (reply === 2) return 'changed';
     if (reply !== 1) return 'held';
@@ -152,7 +118,7 @@ export class ActuatorLeases {
     for (const [key, held] of this.held) {
       if (held.taskId !== taskId || held.actuator !== actuator) continue;
       this.held.delete(key);
-      await this.host.client.eval(RELEASE_SCRIPT, { keys: [key], arguments: [held.record] });
+      await this.host.client.rmkActuatorRelease([key], [held.record]);
     }
   }
 

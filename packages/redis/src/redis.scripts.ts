@@ -1,5 +1,6 @@
 import { type CommandParser, defineScript } from 'redis';
 import { type RedisClient } from './redis-connection.js';
+import { RELEASE_SCRIPT, TAKE_SCRIPT } from './actuator-lease.scripts.js';
 import { ACK_SCRIPT, APPEND_SCRIPT } from './redis-outbox.scripts.js';
 import { DROP_SCRIPT, FENCE_SCRIPT, RENEW_SCRIPT } from './task-lease.scripts.js';
 import { PUT_SCRIPT } from './task-store.scripts.js';
@@ -21,7 +22,7 @@ function kitScript(lua: string) {
   });
 }
 
-/** The scripts of the task store, its lease and the outbox, on every client of this package. */
+/** The scripts of the task store, its lease, the actuator leases and the outbox, on the robot side's clients. */
 export const KIT_SCRIPTS = {
   rmkTaskPut: kitScript(PUT_SCRIPT),
   rmkLeaseRenew: kitScript(RENEW_SCRIPT),
@@ -29,6 +30,8 @@ export const KIT_SCRIPTS = {
   rmkLeaseDrop: kitScript(DROP_SCRIPT),
   rmkOutboxAppend: kitScript(APPEND_SCRIPT),
   rmkOutboxAck: kitScript(ACK_SCRIPT),
+  rmkActuatorTake: kitScript(TAKE_SCRIPT),
+  rmkActuatorRelease: kitScript(RELEASE_SCRIPT),
 };
 
 /** A robot-side client: node-redis with the kit's scripts registered (`client.rmkTaskPut(keys, args)`). */
