@@ -152,8 +152,8 @@ async function callTool(
   // Each 2026-07-28 request stands alone: it is its own "session", bound to the request's principal
   // for as long as the call runs (a task started by it records that principal).
   const id = `mcp2026-${randomUUID()}`;
-  const session: SessionContext = { id };
   parts.owners.bindSession(id, ctx.http?.authInfo);
+  const session: SessionContext = { id, caller: `scope:${parts.owners.scopeOfSession(id)}` };
   const call = { session, extra: callExtra(ctx, id), tags: new Map([[INPUT_ROUND, inputRoundOf(ctx)]]) };
   try {
     if (parts.tasks && tool.start && declaresTasks(ctx)) {

@@ -15,6 +15,13 @@ import { type JsonSchema } from '../schema/dto-schema.js';
 export interface SessionContext {
   /** Transport session id, or a generated one for transports without sessions (stdio, in-memory). */
   readonly id: string;
+  /**
+   * Whose calls these are across requests, when that is not the session: set on MCP 2026-07-28,
+   * where every request is a session of its own, to the request's principal scope (so per-caller
+   * state such as the event feed's start cursor carries from one request to the next); unset on a
+   * 2025-11-25 session, which is its own caller.
+   */
+  readonly caller?: string;
 }
 
 /** One tool call as the handlers see it. */

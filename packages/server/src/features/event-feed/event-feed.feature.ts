@@ -1,6 +1,7 @@
 import { type TaskInfo } from '@robot-mcp-kit/core';
 import { type Feature, type FeatureContext } from '../../runtime/feature.types.js';
 import { type AppExtension } from '../../runtime/robot-mcp-app.js';
+import { type SessionContext } from '../../tools/registered-tool.js';
 import { checkBoolean, parseFlag, parseInteger } from '../feature-config.js';
 import { type EventFeedOptions } from './event-feed.options.js';
 import { EventFeed } from './event-feed.js';
@@ -118,6 +119,17 @@ class FeedState {
     return cursor;
   }
 
+  /**
+   * A start on a sessionless request (MCP 2026-07-28) ended: the cursor recorded for the request's
+   * own session becomes its caller's, read by that caller's next wait (a session that is its own
+   * caller keeps it until it closes).
+   */
+  callEnded(session: SessionContext): void {
+    if (session.caller === undefined) return;
+    const cursor = this.takeStartCursor(session.id);
+    if (cursor !== undefined) this.startCursors.set(session.caller, cursor);
+  }
+
   close(): void {
     for (const stop of this.stops.splice(0)) stop();
     this.feed.close();
@@ -178,7 +190,13 @@ export function eventFeedFeature(options: EventFeedOptions = {}): Feature {
         tools,
         extension,
         filterTools: (offered) =>
-          offered.map((tool) => withFeedCursor(tool, (taskId) => state.knownTaskStart(taskId))),
+          offered.map((tool) =>
+            withFeedCursor(
+              tool,
+              (taskId) => state.knownTaskStart(taskId),
+              (session) => state.callEnded(session),
+            ),
+          ),
       };
     },
   };

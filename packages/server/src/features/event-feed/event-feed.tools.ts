@@ -109,8 +109,11 @@ export interface FeedToolsDeps {
   readonly clock: Clock;
   /** Trigger types `type` may name. */
   readonly triggerTypes: readonly string[];
-  /** The cursor recorded when this session last started a task, consumed by the first wait after it. */
-  takeStartCursor(sessionId: string): number | undefined;
+  /**
+   * The cursor recorded when this session (or sessionless caller) last started a task, consumed by
+   * the first wait after it.
+   */
+  takeStartCursor(sessionOrCaller: string): number | undefined;
   /** The cursor right before the task's first entry: where a wait for it starts without `since`. */
   taskStartCursor(taskId: string): number;
   /** The longest wait, in seconds (`maxWaitS`, `RMK_MAX_WAIT_S`). */
@@ -192,7 +195,7 @@ export class EventFeedTools {
       args.since ??
       (taskId !== undefined
         ? deps.taskStartCursor(taskId)
-        : (deps.takeStartCursor(call.session.id) ?? deps.feed.newest));
+        : (deps.takeStartCursor(call.session.caller ?? call.session.id) ?? deps.feed.newest));
     const timeoutS = args.timeout_s ?? Math.min(DEFAULT_WAIT_S, deps.maxWaitS);
     if (timeoutS > deps.maxWaitS) {
       throw new ToolArgumentsError('wait_for_event', [

@@ -1,6 +1,6 @@
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isJsonObject } from '@robot-mcp-kit/core';
-import { type RegisteredTool } from '../../tools/registered-tool.js';
+import { type RegisteredTool, type SessionContext, type ToolCall } from '../../tools/registered-tool.js';
 
 /** The field of a tool's TaskInfo answer that holds the task's feed cursor. */
 export const FEED_CURSOR_FIELD = 'feed_cursor';
@@ -11,17 +11,34 @@ export const FEED_CURSOR_FIELD = 'feed_cursor';
  * `since` to wait_for_event or get_events so that nothing of the task is missed, whichever session
  * reads it. Only these MCP answers carry it: the events pushed to the app (spec §3) do not change.
  * Other tools, tool errors and tasks the feed did not see start pass through as they are.
+ * `callEnded` hears the end of each start (the event feed hands a sessionless request's start
+ * cursor on to its caller there).
  */
 export function withFeedCursor(
   tool: RegisteredTool,
   cursorOf: (taskId: string) => number | undefined,
+  callEnded: (session: SessionContext) => void = () => undefined,
 ): RegisteredTool {
   if (tool.start === undefined && tool.name !== 'get_task') return tool;
+  const { start } = tool;
   return {
     ...tool,
     async call(args, call) {
-      return addFeedCursor(await tool.call(args, call), cursorOf);
+      try {
+        return addFeedCursor(await tool.call(args, call), cursorOf);
+      } finally {
+        callEnded(call.session);
+      }
     },
+    ...(start && {
+      async start(args: unknown, call: ToolCall) {
+        try {
+          return await start.call(tool, args, call);
+        } finally {
+          callEnded(call.session);
+        }
+      },
+    }),
   };
 }
 
