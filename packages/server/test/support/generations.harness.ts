@@ -1,6 +1,8 @@
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { type AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import {
@@ -40,6 +42,28 @@ export interface Agent {
 export interface AgentOptions {
   /** Answers the server's confirmation question (the client then declares elicitation). */
   readonly elicit?: (message: string) => Answer | Promise<Answer>;
+  /** A bearer token of {@link BEARER_AUTH} (`alice` or `bob`), sent on every request. */
+  readonly principal?: 'alice' | 'bob';
+}
+
+const RESOURCE = new URL('https://robot.example.org/mcp');
+const TOKENS = { alice: 'alice-token-0123456789', bob: 'bob-token-0123456789ab' } as const;
+
+/** The `auth` bootstrap option of a server that knows two principals, `alice` and `bob`. */
+export const BEARER_AUTH = {
+  resourceServerUrl: RESOURCE,
+  verifier: {
+    verifyAccessToken(token: string): Promise<AuthInfo> {
+      const clientId = Object.entries(TOKENS).find(([, known]) => known === token)?.[0];
+      if (!clientId) return Promise.reject(new InvalidTokenError('unknown token'));
+      const expiresAt = Math.floor(Date.now() / 1000) + 600;
+      return Promise.resolve({ token, clientId, scopes: ['robot'], expiresAt, resource: RESOURCE });
+    },
+  },
+};
+
+function requestInit({ principal }: AgentOptions): { requestInit?: RequestInit } {
+  return principal ? { requestInit: { headers: { authorization: `Bearer ${TOKENS[principal]}` } } } : {};
 }
 
 /** An app listening on streamable HTTP (both generations on one endpoint), closed by {@link closeAll}. */
@@ -100,13 +124,14 @@ function agentOf(
 }
 
 /** The official v1 SDK client (2025-11-25): one session over streamable HTTP. */
-async function agentV1(url: URL, { elicit }: AgentOptions): Promise<Agent> {
+async function agentV1(url: URL, options: AgentOptions): Promise<Agent> {
+  const { elicit } = options;
   const client = new ClientV1(
     { name: 'agent-2025', version: '1' },
     elicit ? { capabilities: { elicitation: {} } } : {},
   );
   if (elicit) client.setRequestHandler(ElicitRequestSchema, (request) => elicit(request.params.message));
-  const transport = new HttpV1(url);
+  const transport = new HttpV1(url, requestInit(options));
   await client.connect(transport);
   let closed = false;
   return agentOf(
@@ -123,7 +148,8 @@ async function agentV1(url: URL, { elicit }: AgentOptions): Promise<Agent> {
 }
 
 /** The official v2 SDK client negotiating 2026-07-28 (sessionless requests over streamable HTTP). */
-async function agentV2(url: URL, { elicit }: AgentOptions): Promise<Agent> {
+async function agentV2(url: URL, options: AgentOptions): Promise<Agent> {
+  const { elicit } = options;
   const client = new ClientV2(
     { name: 'agent-2026', version: '1' },
     { versionNegotiation: { mode: 'auto' }, ...(elicit ? { capabilities: { elicitation: {} } } : {}) },
@@ -133,7 +159,7 @@ async function agentV2(url: URL, { elicit }: AgentOptions): Promise<Agent> {
       elicit((request.params as { message: string }).message),
     );
   }
-  await client.connect(new HttpV2(url));
+  await client.connect(new HttpV2(url, requestInit(options)));
   const version = client.getNegotiatedProtocolVersion();
   if (version !== '2026-07-28') throw new Error(`the v2 client negotiated ${String(version)}`);
   let closed = false;

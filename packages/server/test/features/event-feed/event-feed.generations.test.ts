@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { eventFeedOf } from '@robot-mcp-kit/server/advanced';
 import { until } from '../../fixtures/harness.js';
 import { RoverServer } from '../../fixtures/rover.server.js';
-import { closeAll, GENERATIONS, serve } from '../../support/generations.harness.js';
+import { BEARER_AUTH, closeAll, GENERATIONS, serve } from '../../support/generations.harness.js';
 
 type Json = Record<string, unknown>;
 
@@ -55,5 +55,25 @@ describe.each(GENERATIONS)('the event feed on MCP %s', (generation) => {
     expect(await agent.json('cancel_task', { task_id: taskId })).toMatchObject({ state: 'cancelled' });
     const found = await agent.json('wait_for_event', { task_id: taskId, type: 'cancelled', timeout_s: 5 });
     expect(found).toMatchObject({ timeout: false, entry: { kind: 'cancelled', task_id: taskId } });
+  });
+});
+
+describe.each(GENERATIONS)('the event feed per principal on MCP %s', (generation) => {
+  it("one principal's start cursor and entries are not another's", async () => {
+    const served = await serve(RoverServer, { auth: BEARER_AUTH });
+    const alice = await served.agent(generation, { principal: 'alice' });
+    const bob = await served.agent(generation, { principal: 'bob' });
+    const feed = eventFeedOf(served.app)!;
+    const started = await alice.json('drive', { distance_m: 1 });
+    await step(served.instance);
+    await until(() => feed.newest === 1, 'the first progress entry');
+    const missed = await bob.json('wait_for_event', { type: 'progress', timeout_s: 1 });
+    expect(missed).toMatchObject({ timeout: true });
+    expect((await bob.json<{ entries: Json[] }>('get_events', { since: 0 })).entries).toEqual([]);
+    const found = await alice.json('wait_for_event', { type: 'progress', timeout_s: 2 });
+    expect(found).toMatchObject({
+      timeout: false,
+      entry: { cursor: 1, event: { task_id: started.task_id } },
+    });
   });
 });
