@@ -32,7 +32,7 @@ export interface TaskOwner {
  * The one record of who owns what on this server. Sessions: the HTTP listener binds each
  * authenticated session to its principal (the token's `clientId`), read by the starter when it
  * puts the task's origin in the start. Tasks: fed from the TaskManager's `started` changes (their
- * origin) by the one {@link TaskProjection}, which session clean-up, list scoping and the
+ * origin) by the one `TaskProjection`, which session clean-up, list scoping and the
  * principal checks all read. Kept in the server only: the TaskInfo and event JSON of the wire
  * contract do not change.
  */
@@ -74,7 +74,7 @@ export class TaskOwners {
   }
 
   /**
-   * Reads the owners of `taskManager`'s tasks from its {@link TaskProjection} (which records the
+   * Reads the owners of `taskManager`'s tasks from its `TaskProjection` (which records the
    * origin of every task started with one) and logs the principal of each authenticated start;
    * returns the function that stops.
    */
