@@ -1,10 +1,9 @@
 import { type AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { type Logger, type TaskManager } from '@robot-mcp-kit/core';
-import { type TaskChange } from '@robot-mcp-kit/core/host';
 import { ANONYMOUS_SCOPE } from '@robot-mcp-kit/core/store';
+import { TaskProjection } from '../task-views/task-projection.js';
 
-/** Owners of finished tasks remembered, at most this many (oldest forgotten first). */
-export const MAX_FINISHED_OWNERS = 10_000;
+export { MAX_FINISHED_OWNERS } from '../task-views/task-projection.js';
 
 /**
  * The scope of a principal: the principal itself, or {@link ANONYMOUS_SCOPE} without authentication.
@@ -29,27 +28,18 @@ export interface TaskOwner {
   readonly principal: string | undefined;
 }
 
-/** A task's owner, and whether the task finished (its owner is then kept in the ring). */
-interface OwnerRecord extends TaskOwner {
-  finished: boolean;
-}
-
 /**
  * The one record of who owns what on this server. Sessions: the HTTP listener binds each
  * authenticated session to its principal (the token's `clientId`), read by the starter when it
  * puts the task's origin in the start. Tasks: fed from the TaskManager's `started` changes (their
- * origin), so session clean-up, list scoping and the principal checks all read this one map. Kept
- * in the server only: the TaskInfo and event JSON of the wire contract do not change.
+ * origin) by the one `TaskProjection`, which session clean-up, list scoping and the
+ * principal checks all read. Kept in the server only: the TaskInfo and event JSON of the wire
+ * contract do not change.
  */
 export class TaskOwners {
   private readonly sessions = new Map<string, string>();
-  private readonly owners = new Map<string, OwnerRecord>();
-  /**
-   * The last {@link MAX_FINISHED_OWNERS} finished tasks with an owner, a ring: the slot about to be
-   * reused holds the oldest, forgotten then (O(1); a Set evicted from its front is not, in V8).
-   */
-  private readonly finished: (string | undefined)[] = [];
-  private nextSlot = 0;
+  /** The task projection of the observed TaskManager: where the tasks' owners are recorded. */
+  private tasks: TaskProjection | undefined;
 
   /** The principal of a session's requests. */
   bindSession(sessionId: string, auth: AuthInfo | undefined): void {
@@ -83,9 +73,18 @@ export class TaskOwners {
     this.sessions.delete(sessionId);
   }
 
-  /** Records the owner of every task started with an origin; returns the function that stops. */
+  /**
+   * Reads the owners of `taskManager`'s tasks from its `TaskProjection` (which records the
+   * origin of every task started with one) and logs the principal of each authenticated start;
+   * returns the function that stops.
+   */
   observe(taskManager: TaskManager, logger?: Logger): () => void {
-    return taskManager.onChange((change) => this.changed(change, logger));
+    const tasks = (this.tasks = TaskProjection.of(taskManager));
+    return tasks.subscribe((change) => {
+      if (change.kind !== 'started') return;
+      const principal = change.origin?.principal;
+      if (principal !== undefined) logger?.info('task started', { task_id: change.taskId, principal });
+    });
   }
 
   /**
@@ -93,42 +92,17 @@ export class TaskOwners {
    * authenticated session (a finished task's owner matters only for its principal).
    */
   ownerOf(taskId: string): TaskOwner | undefined {
-    const owner = this.owners.get(taskId);
-    return owner && { sessionId: owner.sessionId, principal: owner.principal };
+    const task = this.tasks?.get(taskId);
+    return task && { sessionId: task.sessionId, principal: task.principal };
   }
 
   /** The principal that started a task (undefined for unauthenticated transports). */
   ofTask(taskId: string): string | undefined {
-    return this.owners.get(taskId)?.principal;
+    return this.tasks?.get(taskId)?.principal;
   }
 
   /** Running task ids started by `sessionId`. */
   runningOfSession(sessionId: string): string[] {
-    const ids: string[] = [];
-    for (const [taskId, owner] of this.owners)
-      if (owner.sessionId === sessionId && !owner.finished) ids.push(taskId);
-    return ids;
-  }
-
-  private changed(change: TaskChange, logger: Logger | undefined): void {
-    const { taskId } = change;
-    if (change.kind === 'started') {
-      const { sessionId, principal } = change.origin ?? {};
-      if (sessionId === undefined && principal === undefined) return;
-      this.owners.set(taskId, { sessionId, principal, finished: false });
-      if (principal !== undefined) logger?.info('task started', { task_id: taskId, principal });
-    } else if (change.kind === 'finished') {
-      const owner = this.owners.get(taskId);
-      if (!owner || owner.finished) return;
-      if (owner.principal === undefined) {
-        this.owners.delete(taskId); // only a principal is read after the end (scope checks)
-        return;
-      }
-      owner.finished = true;
-      const oldest = this.finished[this.nextSlot];
-      if (oldest !== undefined) this.owners.delete(oldest);
-      this.finished[this.nextSlot] = taskId;
-      this.nextSlot = (this.nextSlot + 1) % MAX_FINISHED_OWNERS;
-    }
+    return (this.tasks?.list({ sessionId, status: 'running' }) ?? []).map((task) => task.taskId);
   }
 }

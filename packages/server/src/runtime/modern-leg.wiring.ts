@@ -104,14 +104,13 @@ export class ModernWiring {
 
   private publish(sink: ConstructorParameters<typeof TaskChangePublisher>[3]): TaskChangePublisher {
     const { taskManager, clock, resourceUpdateIntervalMs = 0, logger, stored } = this.options;
-    const remote = stored ? stored.onRemoteChange.bind(stored) : undefined;
     const publisher = new TaskChangePublisher(
       taskManager,
       clock,
       resourceUpdateIntervalMs,
       sink,
       logger,
-      remote,
+      stored,
     );
     this.publishers.add(publisher);
     return publisher;

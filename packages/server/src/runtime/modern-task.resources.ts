@@ -9,6 +9,7 @@ import { RUNNING_TASKS_URI, TaskResourceCatalog, taskUri } from '../task-views/t
 import { UpdateCoalescer } from '../task-views/update-coalescer.js';
 import { scopeOf, type TaskOwners } from '../auth/task-owners.js';
 import { type TaskStoreBridge } from './task-store.bridge.js';
+import { type RemoteChangeSource, TaskProjection } from '../task-views/task-projection.js';
 
 const LIST_KEY = 'list';
 
@@ -62,7 +63,7 @@ export type RemoteTaskChanges = (listener: (taskId: string) => void) => () => vo
  */
 export class TaskChangePublisher {
   private readonly coalescer: UpdateCoalescer;
-  private readonly stops: (() => void)[];
+  private readonly stop: () => void;
 
   constructor(
     taskManager: TaskManager,
@@ -70,7 +71,8 @@ export class TaskChangePublisher {
     intervalMs: number,
     sink: TaskChangeSink,
     logger: Logger,
-    remote?: RemoteTaskChanges,
+    /** Other replicas' changes: the store bridge (one subscription however many publishers). */
+    remote?: RemoteTaskChanges | RemoteChangeSource,
   ) {
     this.coalescer = new UpdateCoalescer(intervalMs, clock, (key) => {
       try {
@@ -80,25 +82,16 @@ export class TaskChangePublisher {
         logger.debug('could not publish a task change to subscriptions/listen', { key, error: String(err) });
       }
     });
-    this.stops = [
-      taskManager.onChange((change) => {
-        this.coalescer.touch(taskUri(change.taskId));
-        this.coalescer.touch(RUNNING_TASKS_URI);
-        if (change.kind !== 'event') this.coalescer.touch(LIST_KEY);
-      }),
-    ];
-    if (remote) {
-      this.stops.push(
-        remote((taskId) => {
-          this.coalescer.touch(taskUri(taskId));
-          this.coalescer.touch(RUNNING_TASKS_URI);
-        }),
-      );
-    }
+    const source = typeof remote === 'function' ? { onRemoteChange: remote } : remote;
+    this.stop = TaskProjection.of(taskManager).subscribe((change) => {
+      this.coalescer.touch(taskUri(change.taskId));
+      this.coalescer.touch(RUNNING_TASKS_URI);
+      if (change.kind === 'started' || change.kind === 'finished') this.coalescer.touch(LIST_KEY);
+    }, source);
   }
 
   close(): void {
-    for (const stop of this.stops.splice(0)) stop();
+    this.stop();
     this.coalescer.close();
   }
 }

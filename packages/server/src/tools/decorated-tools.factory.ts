@@ -20,6 +20,7 @@ import { type RegisteredTool, type ToolCall } from './registered-tool.js';
 import { normalizeToolResult, taskInfoResult, toolErrorResult } from './tool-results.js';
 import { ActuatorBusyError, type TaskStarter } from './task-starter.js';
 import { toolOutput } from './tool-output.js';
+import { unrecognisedTriggerTypes } from '../rules/trigger-types.rules.js';
 
 /** What a plain `@Tool` method receives as its second parameter. */
 export interface ToolCallContext {
@@ -132,12 +133,10 @@ export function withUnrecognisedTriggers(
   known: readonly { type: string }[],
 ): CallToolResult {
   const info = result.structuredContent as { triggers?: unknown } | undefined;
-  const triggers = Array.isArray(info?.triggers) ? (info.triggers as { type?: unknown }[]) : [];
+  const triggers: readonly unknown[] = Array.isArray(info?.triggers) ? info.triggers : [];
   if (triggers.length === 0) return result;
   const knownTypes = known.map((t) => t.type);
-  const unknown = [
-    ...new Set(triggers.map((t) => String(t?.type)).filter((type) => !knownTypes.includes(type))),
-  ];
+  const unknown = unrecognisedTriggerTypes(triggers, knownTypes);
   if (unknown.length === 0 || !info) return result;
   const structured = { ...info, unrecognised_triggers: unknown, known_trigger_types: knownTypes };
   return {

@@ -7,6 +7,7 @@ import { type EventFeedOptions } from './event-feed.options.js';
 import { EventFeed } from './event-feed.js';
 import { createEventFeedTools, DEFAULT_MAX_WAIT_S, MAX_WAIT_LIMIT_S } from './event-feed.tools.js';
 import { withFeedCursor } from './feed-cursor.wrapper.js';
+import { unrecognisedTriggerTypes } from '../../rules/trigger-types.rules.js';
 
 /** Entries the feed keeps when neither `eventBuffer` nor `RMK_EVENT_BUFFER` says otherwise. */
 export const DEFAULT_EVENT_BUFFER = 500;
@@ -87,7 +88,7 @@ class FeedState {
     }
     if (info.triggers.length === 0) return;
     const known = ctx.triggers.types();
-    const unknown = [...new Set(info.triggers.map((t) => String(t.type)))].filter((t) => !known.includes(t));
+    const unknown = unrecognisedTriggerTypes(info.triggers, known);
     if (unknown.length > 0) {
       this.feed.appendUnrecognisedTriggers(
         info.task_id,

@@ -1,12 +1,12 @@
 import { type Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { type ProgressToken, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import { type Clock, type Logger, type TaskInfo, type TaskManager } from '@robot-mcp-kit/core';
-import { type TaskChange } from '@robot-mcp-kit/core/host';
 import { type SessionContext } from '../../tools/registered-tool.js';
 import { type NativeTaskEntry, NativeTaskIndex } from './native-task.index.js';
 import { type ResolvedNativeTasksOptions } from './native-tasks.options.js';
 import { relatedTaskMeta } from '../../task-views/task-payload.builder.js';
 import { progressValues, toProtocolTask } from '../../task-views/task-status.mapper.js';
+import { type ProjectedChange, TaskProjection } from '../../task-views/task-projection.js';
 
 /** The origin tag under which a native-task call puts its {@link NativeTaskCall}. */
 export const NATIVE_TASK_TAG: unique symbol = Symbol('robot-mcp-kit.native-task');
@@ -64,7 +64,7 @@ export class NativeTaskService {
     this.options = deps.options;
     this.logger = deps.logger;
     this.index = new NativeTaskIndex(deps.clock, deps.options.maxTasks, (entry) => this.expired(entry));
-    this.stopListening = deps.taskManager.onChange((change) => this.onChange(change));
+    this.stopListening = TaskProjection.of(deps.taskManager).subscribe((change) => this.onChange(change));
   }
 
   /** Open sessions that can receive notifications. */
@@ -134,7 +134,7 @@ export class NativeTaskService {
     return this.taskManager.get(entry.taskId) ?? entry.final;
   }
 
-  private onChange(change: TaskChange): void {
+  private onChange(change: ProjectedChange): void {
     const { taskId } = change;
     if (change.kind === 'started') {
       const call = change.origin?.tags?.get(NATIVE_TASK_TAG) as NativeTaskCall | undefined;

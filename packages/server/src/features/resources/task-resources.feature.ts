@@ -11,6 +11,7 @@ import { RUNNING_TASKS_URI, TaskResourceCatalog, taskUri } from '../../task-view
 import { installLegacyTaskResources, legacyNotFound } from './task-resources.legacy.js';
 import { withTaskLinks } from './task-link.js';
 import { UpdateCoalescer } from '../../task-views/update-coalescer.js';
+import { TaskProjection } from '../../task-views/task-projection.js';
 
 /** Default minimum interval between two updates of one URI. */
 export const DEFAULT_RESOURCE_UPDATE_INTERVAL_MS = 250;
@@ -34,7 +35,6 @@ export class TaskResourceHub {
   private readonly subscribers = new Map<SessionContext, Subscriber>();
   private readonly coalescer: UpdateCoalescer;
   private readonly stop: () => void;
-  private readonly stopRemote: () => void;
   private readonly catalog: TaskResourceCatalog;
 
   constructor(
@@ -49,21 +49,15 @@ export class TaskResourceHub {
   ) {
     this.catalog = new TaskResourceCatalog(taskManager, stored, owners);
     this.coalescer = new UpdateCoalescer(intervalMs, clock, (uri) => this.announce(uri));
-    this.stop = taskManager.onChange((change) => {
+    // this replica's changes and, with a task store, other replicas' (the store's change channel)
+    this.stop = TaskProjection.of(taskManager).subscribe((change) => {
       if (this.subscribers.size === 0) return;
       if (this.anySubscription()) {
         this.touch(taskUri(change.taskId));
         this.touch(RUNNING_TASKS_URI);
       }
-      if (change.kind !== 'event') this.coalescer.touch(LIST_KEY);
-    });
-    // another replica's task changed (the store's change channel): the same updates
-    this.stopRemote =
-      stored?.onRemoteChange((taskId) => {
-        if (!this.anySubscription()) return;
-        this.touch(taskUri(taskId));
-        this.touch(RUNNING_TASKS_URI);
-      }) ?? (() => undefined);
+      if (change.kind === 'started' || change.kind === 'finished') this.coalescer.touch(LIST_KEY);
+    }, stored);
   }
 
   /** Installs the resources and the subscribe/unsubscribe handlers on one session's server. */
@@ -91,7 +85,6 @@ export class TaskResourceHub {
 
   close(): void {
     this.stop();
-    this.stopRemote();
     this.coalescer.close();
     this.subscribers.clear();
   }

@@ -1,0 +1,77 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import ts from 'typescript';
+
+// One task projection (issue 30): the server's surfaces read a task and follow its changes through
+// `TaskProjection` (packages/server/src/task-views/task-projection.ts), the one subscriber to a
+// TaskManager's change channel. Besides it, only what must see every change first-hand subscribes:
+// the store bridge (it writes every change to the shared store), the actuator leases (they release a
+// lease when its task ends), run-server's drain (it waits for the last task to end) and the event
+// feed (an event log, not a copy of a task).
+const SERVER_SRC = resolve('packages/server/src');
+
+const ALLOWED = [
+  'task-views/task-projection.ts',
+  'runtime/task-store.bridge.ts',
+  'runtime/actuator-leases.ts',
+  'bootstrap/run-server.ts',
+  'features/event-feed/event-feed.feature.ts',
+];
+
+function sourceFiles(dir: string): string[] {
+  const files: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) files.push(...sourceFiles(path));
+    else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) files.push(path);
+  }
+  return files;
+}
+
+/** The `x.onChange(...)` calls of `text` whose receiver is a TaskManager (`taskManager`, `this.manager`). */
+export function taskManagerSubscriptions(text: string): string[] {
+  const source = ts.createSourceFile('file.ts', text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (
+      ts.isCallExpression(node) &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      node.expression.name.text === 'onChange' &&
+      /(^|\.)(taskManager|manager)$/i.test(node.expression.expression.getText(source))
+    ) {
+      found.push(node.expression.getText(source));
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe('task change subscribers', () => {
+  it("only the task projection (and the bridge, the leases, run-server's drain, the event log) subscribe to a TaskManager's changes", () => {
+    const subscribers = sourceFiles(SERVER_SRC)
+      .filter((file) => taskManagerSubscriptions(readFileSync(file, 'utf8')).length > 0)
+      .map((file) => relative(SERVER_SRC, file).split('\\').join('/'))
+      .sort();
+    expect(subscribers.filter((file) => !ALLOWED.includes(file))).toEqual([]);
+    expect(subscribers).toContain('task-views/task-projection.ts');
+  });
+
+  it('sees a subscription however the manager is reached (the check can fail)', () => {
+    const text = [
+      'taskManager.onChange(() => undefined);',
+      'this.taskManager.onChange(() => undefined);',
+      'deps.taskManager.onChange((c) => c);',
+      'ctx.taskManager.onChange(listener);',
+      'projection.onChange(listener);',
+      'emitter.on("change", listener);',
+    ].join('\n');
+    expect(taskManagerSubscriptions(text)).toEqual([
+      'taskManager.onChange',
+      'this.taskManager.onChange',
+      'deps.taskManager.onChange',
+      'ctx.taskManager.onChange',
+    ]);
+  });
+});
