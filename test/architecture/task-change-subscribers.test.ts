@@ -7,8 +7,7 @@ import ts from 'typescript';
 // `TaskProjection` (packages/server/src/task-views/task-projection.ts), the one subscriber to a
 // TaskManager's change channel. Besides it, only what must see every change first-hand subscribes:
 // the store bridge (it writes every change to the shared store), the actuator leases (they release a
-// lease when its task ends), run-server's drain (it waits for the last task to end) and the event
-// feed (an event log, not a copy of a task).
+// lease when its task ends) and run-server's drain (it waits for the last task to end).
 const SERVER_SRC = resolve('packages/server/src');
 
 const ALLOWED = [
@@ -16,7 +15,6 @@ const ALLOWED = [
   'runtime/task-store.bridge.ts',
   'runtime/actuator-leases.ts',
   'bootstrap/run-server.ts',
-  'features/event-feed/event-feed.feature.ts',
 ];
 
 function sourceFiles(dir: string): string[] {
