@@ -2,7 +2,13 @@ import type http from 'node:http';
 import { context, propagation } from '@opentelemetry/api';
 import type https from 'node:https';
 import type * as GotModule from 'got';
-import type { ExtendOptions, Got, Request as GotRequest, Response as GotResponse } from 'got';
+import type {
+  ExtendOptions,
+  Got,
+  HandlerFunction,
+  Request as GotRequest,
+  Response as GotResponse,
+} from 'got';
 import { type Clock, systemClock } from '../clock/clock.port.js';
 import { type Logger, silentLogger } from '../logging/logger.js';
 import { signatureHeader } from '../signing/signing.js';
@@ -40,6 +46,19 @@ export const MAX_RESPONSE_BODY_BYTES = 8 * 1024;
 
 /** How much of a rejection's body goes into the debug log. */
 const BODY_EXCERPT_CHARS = 200;
+
+/**
+ * A got handler (one function for every request, no closure per request) that gives each
+ * request's options an empty `cacheOptions` (the transport uses no cache; got's default holds four
+ * `undefined` keys). On node 20 (V8 11) the native request options got builds per request start
+ * with a spread of `cacheOptions`: with keys in it, optimized code gives every such object a chain
+ * of ~30 hidden classes of its own, ~10 KB of old-generation garbage per POST; with none, one
+ * shared class. Measured on the scale scenario: the peak RSS of 10,000 overloaded tasks.
+ */
+const emptyCacheOptions: HandlerFunction = (options, next) => {
+  options.cacheOptions = {};
+  return next(options);
+};
 
 /**
  * got, imported by the first send of the first HTTP transport: a server never loads it before its
@@ -113,6 +132,7 @@ export class HttpEventTransport implements EventTransport {
       followRedirect: false,
       throwHttpErrors: false,
       decompress: false,
+      handlers: [emptyCacheOptions],
     };
   }
 
