@@ -67,7 +67,11 @@ export function markerOf(event: TaskEvent): SeqRanges | undefined {
  * copied: the caller hands over arrays nothing changes any more (the poster freezes them).
  */
 export function withMarker(event: TaskEvent, ranges: SeqRanges): TaskEvent {
-  const payload = { ...event.payload, [COALESCED_SEQS_KEY]: ranges };
+  // Object.assign, not `{ ...payload, [key]: ranges }`: V8 11 (node 20) gives each object that
+  // optimized code builds from a leading spread plus more keys a hidden class of its own, made in
+  // the old generation; under overload every post stamps a marker, and that was ~150 B of
+  // old-generation garbage per post. Same keys in the same order (the signed bytes are unchanged).
+  const payload = Object.assign({}, event.payload, { [COALESCED_SEQS_KEY]: ranges });
   return Object.assign(Object.create(Object.getPrototypeOf(event) as object) as TaskEvent, event, {
     payload,
   });

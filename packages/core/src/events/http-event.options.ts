@@ -54,6 +54,27 @@ export interface HttpEventTransportOptions {
    * of the transport's own.
    */
   agent?: http.Agent;
+  /**
+   * Most POSTs open at once (default 8): the transport's own agent keeps that many sockets, and
+   * a send over the bound waits for a slot (a slot is held until the answer is read). The
+   * poster's `maxInFlight` defaults to it.
+   */
+  maxInFlight?: number;
+}
+
+/** The default bound of {@link HttpEventTransportOptions.maxInFlight}. */
+export const HTTP_MAX_IN_FLIGHT = 8;
+
+/** `maxInFlight`, checked. @throws ConfigError naming the field */
+export function maxInFlightOf(options: HttpEventTransportOptions): number {
+  const value = options.maxInFlight ?? HTTP_MAX_IN_FLIGHT;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    throw new ConfigError(
+      'maxInFlight',
+      `must be an integer >= 1 (default ${HTTP_MAX_IN_FLIGHT}); got ${String(options.maxInFlight)}`,
+    );
+  }
+  return value;
 }
 
 const PHASES = ['lookup', 'connect', 'secureConnect', 'send', 'response', 'socket'] as const;
