@@ -1,5 +1,4 @@
 import { type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 import { context } from '@opentelemetry/api';
 import { type MessageStage } from '../transports/message-pipeline.transport.js';
 import {
@@ -11,6 +10,12 @@ import { type McpNetworkTransport } from './mcp-semconv.names.js';
 
 /** Most requests of one connection traced at once; past it a request runs untraced (memory stays bounded). */
 export const MAX_TRACED_IN_FLIGHT = 10_000;
+
+/**
+ * The 2026-07-28 envelope's protocol version key in `params._meta` (the v2 SDK's
+ * `PROTOCOL_VERSION_META_KEY`, spelled here so a 2025 session does not load the v2 SDK).
+ */
+const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
 
 /**
  * The tracing of one connection (a 2025 session, a 2026-07-28 stdio connection or HTTP exchange),
