@@ -9,6 +9,9 @@ import { TaskChangePublisher } from './modern-task.resources.js';
 import { TASKS_EXTENSION_DEFAULTS, TasksExtension } from './tasks-extension.handlers.js';
 import { type TaskStoreBridge } from './task-store.bridge.js';
 import { type McpServerTelemetry } from '../telemetry/mcp-request.telemetry.js';
+import { type McpNetworkTransport } from '../telemetry/mcp-semconv.names.js';
+import { type MessageStage } from '../transports/message-pipeline.transport.js';
+import { modernStages } from '../transports/message.stages.js';
 
 /** What the app hands the MCP 2026-07-28 leg. */
 export interface ModernWiringOptions {
@@ -42,7 +45,7 @@ export interface ModernWiringOptions {
 export class ModernWiring {
   readonly bus = new InMemoryServerEventBus();
   readonly factory: McpServerFactory;
-  /** The same server over stdio (its telemetry says `network.transport` `pipe`). */
+  /** The same server over stdio. */
   private readonly stdio: McpServerFactory;
   private readonly publishers = new Set<TaskChangePublisher>();
 
@@ -59,10 +62,9 @@ export class ModernWiring {
       ),
       ...(options.resourceUpdateIntervalMs !== undefined ? { taskResources: options.taskManager } : {}),
       ...(options.stored ? { taskStore: options.stored } : {}),
-      telemetry: options.telemetry,
     };
-    this.factory = modernServerFactory({ ...parts, network: 'tcp' });
-    this.stdio = modernServerFactory({ ...parts, network: 'pipe' });
+    this.factory = modernServerFactory(parts);
+    this.stdio = this.factory;
   }
 
   /** HTTP: publishes task changes onto {@link bus} (once per app). */
@@ -95,6 +97,11 @@ export class ModernWiring {
       };
       return product;
     };
+  }
+
+  /** The kit's message stages (guard, tracing, task handle) of one HTTP exchange or stdio connection. */
+  stages(network: McpNetworkTransport): MessageStage[] {
+    return modernStages(this.options.logger, this.options.telemetry, network);
   }
 
   close(): void {

@@ -4,12 +4,9 @@ import { type ServerNotification, type ServerRequest } from '@modelcontextprotoc
 import {
   type CallToolResult,
   CLIENT_CAPABILITIES_META_KEY,
-  type JSONRPCRequest,
   type McpServerFactory,
-  PROTOCOL_VERSION_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
-  type Result,
   Server,
   type ServerContext,
   type Tool,
@@ -19,8 +16,6 @@ import { type TaskOwners } from '../auth/task-owners.js';
 import { type CapabilityServerDefinition } from '../metadata/definitions.types.js';
 import { type SessionContext } from '../tools/registered-tool.js';
 import { type ToolRegistry } from '../tools/tool-registry.js';
-import { type McpServerTelemetry, traced } from '../telemetry/mcp-request.telemetry.js';
-import { type McpNetworkTransport } from '../telemetry/mcp-semconv.names.js';
 import { INPUT_ROUND, type InputRound } from './input-round.js';
 import { installTaskResources, TASK_RESOURCES_CAPABILITY } from './modern-task.resources.js';
 import { declaresTasks, TASKS_EXTENSION, type TasksExtension } from './tasks-extension.handlers.js';
@@ -28,60 +23,6 @@ import { type TaskStoreBridge } from './task-store.bridge.js';
 
 export { ExtensionTaskIndex } from './extension-task.index.js';
 export { TasksExtension } from './tasks-extension.handlers.js';
-
-type RequestHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
-
-/**
- * The v2 `Server` with the kit's wrapping of every request handler, through the SDK's hook for
- * subclasses (`_wrapHandler`, which every registration goes through):
- *
- * - each request runs inside its OpenTelemetry server span (`traced`), the same telemetry as the
- *   2025 sessions (`network.transport` as the factory was built for);
- * - its tools/call normalization gives every result without `content` an empty `content` array, a
- *   SEP-2663 `CreateTaskResult` (`resultType: "task"`) included; the extension's result is
- *   `Result & Task`, so the added array is taken out again.
- */
-class ModernServer extends Server {
-  /** Set once the SDK's constructor has run; handlers read it per request. */
-  telemetry: { readonly telemetry: McpServerTelemetry; readonly network: McpNetworkTransport } | undefined;
-
-  protected override _wrapHandler(method: string, handler: RequestHandler): RequestHandler {
-    const wrapped = withoutAddedContent(method, super._wrapHandler(method, handler));
-    return (request, ctx) => {
-      if (!this.telemetry) return wrapped(request, ctx);
-      const { telemetry, network } = this.telemetry;
-      const version = protocolVersionOf(ctx);
-      const facts = {
-        method: request.method,
-        id: request.id,
-        params: request.params,
-        network,
-        ...(version ? { protocolVersion: version } : {}),
-      };
-      return traced(telemetry, facts, () => wrapped(request, ctx));
-    };
-  }
-}
-
-function withoutAddedContent(method: string, wrapped: RequestHandler): RequestHandler {
-  if (method !== 'tools/call') return wrapped;
-  return async (request, ctx) => {
-    const result = await wrapped(request, ctx);
-    if (result.resultType !== 'task' || !Array.isArray(result.content) || result.content.length > 0)
-      return result;
-    const { content: _added, ...task } = result;
-    return task;
-  };
-}
-
-/** The request's protocol version (the 2026-07-28 envelope carries it in `_meta`). */
-function protocolVersionOf(ctx: ServerContext): string | undefined {
-  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  const version =
-    envelope?.[PROTOCOL_VERSION_META_KEY] ??
-    (ctx.mcpReq._meta as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY];
-  return typeof version === 'string' ? version : undefined;
-}
 
 /** What the 2026-07-28 leg serves: the same tool registry as the 2025 sessions. */
 export interface ModernServerParts {
@@ -94,16 +35,14 @@ export interface ModernServerParts {
   readonly taskResources?: TaskManager;
   /** The shared task store (`RMK_STORE`): `tasks://<id>` of other replicas' tasks is read from it. */
   readonly taskStore?: TaskStoreBridge;
-  /** Server spans and MCP metrics of each request (the app's; the 2025 sessions share it). */
-  readonly telemetry?: McpServerTelemetry;
-  /** `network.transport` of the requests this factory's servers answer: `tcp` (HTTP) or `pipe` (stdio). */
-  readonly network?: McpNetworkTransport;
 }
 
 /**
  * The factory of the MCP 2026-07-28 leg: one v2 SDK `Server` per request (2026-07-28 has no
  * sessions), answering tools/list and tools/call from the same {@link ToolRegistry} the 2025
- * sessions use: same names, JSON schemas, annotations, validation and errors. Tools are listed
+ * sessions use: same names, JSON schemas, annotations, validation and errors. The SDK's `Server` is
+ * used as it comes (no method overridden): the kit's tracing, JSON guard and task-handle shape run
+ * below it, as the message stages of the connection or HTTP exchange (`modernStages`). Tools are listed
  * without `execution` (that field belongs to the 2025 task protocol, SEP-1686); a long-running tool
  * answers its plain `task_id` result, as it does for 2025 clients that do not ask for a task.
  *
@@ -116,7 +55,7 @@ export function modernServerFactory(parts: ModernServerParts): McpServerFactory 
     ({ execution: _execution, ...tool }) => tool,
   ) as unknown as Tool[];
   return () => {
-    const server = new ModernServer(
+    const server = new Server(
       {
         name: info.name,
         version: info.version,
@@ -132,7 +71,6 @@ export function modernServerFactory(parts: ModernServerParts): McpServerFactory 
         instructions: info.instructions,
       },
     );
-    if (parts.telemetry) server.telemetry = { telemetry: parts.telemetry, network: parts.network ?? 'tcp' };
     server.setRequestHandler('tools/list', () => ({ tools }));
     parts.tasks?.install(server);
     if (parts.taskResources) installTaskResources(server, parts.taskResources, parts.owners, parts.taskStore);

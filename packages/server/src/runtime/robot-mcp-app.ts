@@ -11,7 +11,6 @@ import {
   type TriggerRegistry,
 } from '@robot-mcp-kit/core';
 import { type CapabilityServerDefinition } from '../metadata/definitions.types.js';
-import { guardTransport } from '../schema/json-rpc.guard.js';
 import { type SessionContext } from '../tools/registered-tool.js';
 import { type TaskStarter } from '../tools/task-starter.js';
 import { type ToolRegistry } from '../tools/tool-registry.js';
@@ -27,7 +26,8 @@ import { type TaskStoreBridge } from './task-store.bridge.js';
 import { LazyJsonSchemaValidator } from './lazy-json-schema.validator.js';
 import { McpServerTelemetry } from '../telemetry/mcp-request.telemetry.js';
 import { type McpNetworkTransport } from '../telemetry/mcp-semconv.names.js';
-import { traceTransport } from '../telemetry/transport.tracing.js';
+import { PipelineTransport } from '../transports/message-pipeline.transport.js';
+import { sessionStages } from '../transports/message.stages.js';
 
 /**
  * An extension installs extra protocol surface on every session (native tasks, resources, event
@@ -175,10 +175,8 @@ export class RobotMcpApp {
     };
     const mcp = this.createSessionServer(session);
     this.sessions.set(mcp, session);
-    guardTransport(transport, this.logger);
-    const traced = traceTransport(transport, this.telemetry, network);
+    const stages = sessionStages(this.logger, this.telemetry, network, () => transport.sessionId);
     mcp.onclose = () => {
-      traced.closed();
       if (!this.sessions.delete(mcp)) return;
       this.logger.debug('session closed', { session: session.id });
       for (const extension of this.extensions) {
@@ -190,7 +188,7 @@ export class RobotMcpApp {
         );
       }
     };
-    await mcp.connect(transport);
+    await mcp.connect(new PipelineTransport(transport, stages));
     return mcp;
   }
 
@@ -226,7 +224,9 @@ export class RobotMcpApp {
         security: this.http,
         owners: this.owners,
         toolOf: (name) => this.registry.get(name),
-        ...(modern ? { modern: modern.factory, modernBus: modern.bus } : {}),
+        ...(modern
+          ? { modern: modern.factory, modernBus: modern.bus, modernStages: () => modern.stages('tcp') }
+          : {}),
       },
     );
     return { kind: config.kind, url: this.listener.url, port: this.listener.port };
@@ -244,7 +244,7 @@ export class RobotMcpApp {
     } else {
       const modern = await this.modernWiring();
       const { serveModernStdio } = await import('./modern-stdio.server.js');
-      this.modernStdio = serveModernStdio(modern.stdioFactory(), this.logger);
+      this.modernStdio = serveModernStdio(modern.stdioFactory(), this.logger, modern.stages('pipe'));
     }
     await resumeWhenListened(process.stdin);
     if (era === 'legacy') return;

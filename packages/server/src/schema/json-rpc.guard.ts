@@ -1,7 +1,7 @@
-import { type Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { type Logger } from '@robot-mcp-kit/core';
 import { jsonLimitProblem } from '@robot-mcp-kit/core/support';
+import { type MessageStage } from '../transports/message-pipeline.transport.js';
 
 /** Longest error message sent: caller input echoed in an error stays a short prefix. */
 export const MAX_ERROR_MESSAGE_CHARS = 1000;
@@ -10,10 +10,9 @@ const SDK_PREFIX = /^(?:MCP error -?\d+: )+/;
 /** The first protocol version with tasks (SEP-1686). Versions are dates, so they sort as strings. */
 export const TASKS_PROTOCOL_VERSION = '2025-11-25';
 
-type OnMessage = NonNullable<Transport['onmessage']>;
-
 /**
- * Guards one session's transport, below the SDK:
+ * The kit's JSON-RPC guard, one {@link MessageStage} below the SDK on both generations (2025
+ * sessions, 2026-07-28 stdio and HTTP exchanges):
  *
  * - every request's `params` pass the kit's JSON safety check (`JSON_LIMITS.params` of
  *   `@robot-mcp-kit/core/support`: depth, size, and no `__proto__`,
@@ -24,53 +23,24 @@ type OnMessage = NonNullable<Transport['onmessage']>;
  *   client adds its own) and cut to {@link MAX_ERROR_MESSAGE_CHARS};
  * - the initialize result advertises the `tasks` capability only when the negotiated protocol
  *   version has tasks ({@link TASKS_PROTOCOL_VERSION} or later).
- *
- * Call before the SDK connects the transport (it intercepts the `onmessage` the SDK installs).
  */
-export function guardTransport(transport: Transport, logger: Logger): void {
-  let inner: OnMessage | undefined;
-  const guarded: OnMessage = (message, extra) => {
-    const problem = problemOf(message);
-    if (problem === undefined) {
-      inner?.(message, extra);
-      return;
-    }
-    if (!('id' in message) || !('method' in message)) {
-      logger.debug('dropped a notification with unsafe params', { problem });
-      return;
-    }
-    const refusal: JSONRPCMessage = {
-      jsonrpc: '2.0',
-      id: message.id,
-      error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${problem}` },
-    };
-    transport.send(refusal).catch((err: unknown) => {
-      logger.debug('could not send a refusal', { error: err instanceof Error ? err.message : String(err) });
-    });
-  };
-  // Transports that forward `onmessage` to an inner one (the Node streamable HTTP transport) keep
-  // their accessor: the guarded handler is what they forward.
-  const accessor = accessorOf(transport, 'onmessage');
-  Object.defineProperty(transport, 'onmessage', {
-    configurable: true,
-    enumerable: true,
-    get: () => (inner ? guarded : undefined),
-    set: (handler: OnMessage | undefined) => {
-      inner = handler;
-      accessor?.set?.call(transport, handler ? guarded : undefined);
+export function jsonGuardStage(logger: Logger): MessageStage {
+  return {
+    inbound(message, next, reply) {
+      const problem = problemOf(message);
+      if (problem === undefined) return next();
+      if (!('id' in message) || !('method' in message)) {
+        logger.debug('dropped a notification with unsafe params', { problem });
+        return;
+      }
+      reply({
+        jsonrpc: '2.0',
+        id: message.id,
+        error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${problem}` },
+      });
     },
-  });
-  const send = transport.send.bind(transport);
-  transport.send = (message, options) => send(withNegotiatedCapabilities(withCleanError(message)), options);
-}
-
-/** The getter/setter pair of `key` on `object` or its prototypes, if it is an accessor. */
-export function accessorOf(object: object, key: string): PropertyDescriptor | undefined {
-  for (let o: object | null = object; o !== null; o = Object.getPrototypeOf(o) as object | null) {
-    const descriptor = Object.getOwnPropertyDescriptor(o, key);
-    if (descriptor) return descriptor.set ? descriptor : undefined;
-  }
-  return undefined;
+    outbound: (message) => withNegotiatedCapabilities(withCleanError(message)),
+  };
 }
 
 function problemOf(message: JSONRPCMessage): string | undefined {

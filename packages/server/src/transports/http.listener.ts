@@ -30,6 +30,7 @@ import {
   streamableHandler,
 } from './http-session.handlers.js';
 import { IdleSessions } from './idle-sessions.js';
+import { type MessageStage } from './message-pipeline.transport.js';
 import { type ModernLeg, modernLeg } from './modern-http.route.js';
 
 export { sessionIdleMsFromEnv };
@@ -63,6 +64,8 @@ export interface HttpListenerOptions extends HttpSecurityOptions {
   modern?: McpServerFactory;
   /** The change-event bus of the 2026 leg's `subscriptions/listen` streams (default: its own). */
   modernBus?: ServerEventBus;
+  /** The kit's message stages of one 2026 exchange (JSON guard, tracing, task handle). */
+  modernStages?: () => readonly MessageStage[];
   /** The tools by name, for the per-tool scope check (with `auth.issuer` or `auth.scopes`). */
   toolOf?: (name: string) => ScopedTool | undefined;
   /** Environment for the defaults (default `process.env`). */
@@ -124,7 +127,7 @@ export async function listenHttp(
   const idle = idleReaper(sessions, security.sessionIdleMs, options.clock ?? systemClock, logger);
   const modern: ModernLeg | undefined =
     options.modern && config.kind === 'streamable-http'
-      ? modernLeg(options.modern, logger, options.modernBus)
+      ? modernLeg(options.modern, logger, options.modernBus, options.modernStages)
       : undefined;
   const deps: SessionDeps = {
     ...(modern ? { modern } : {}),

@@ -8,6 +8,8 @@ import {
   type ServerEventBus,
 } from '@modelcontextprotocol/server';
 import { type Logger } from '@robot-mcp-kit/core';
+import { exchangeThroughStages } from './http-exchange.stages.js';
+import { type MessageStage } from './message-pipeline.transport.js';
 import { type StreamBound, webRequestOf, writeWebResponse } from './web-response.writer.js';
 
 /** Largest request body either leg reads (the v1 handler's bound). */
@@ -33,9 +35,15 @@ export interface ModernLeg {
 
 /**
  * A {@link ModernLeg} over the v2 SDK's `createMcpHandler(factory, { legacy: 'reject' })`. `bus` is
- * what its `subscriptions/listen` streams carry (the app publishes task changes there).
+ * what its `subscriptions/listen` streams carry (the app publishes task changes there); `stages`
+ * gives the kit's message stages of one exchange (`exchangeThroughStages`).
  */
-export function modernLeg(factory: McpServerFactory, logger: Logger, bus?: ServerEventBus): ModernLeg {
+export function modernLeg(
+  factory: McpServerFactory,
+  logger: Logger,
+  bus?: ServerEventBus,
+  stages: () => readonly MessageStage[] = () => [],
+): ModernLeg {
   const handler = createMcpHandler(factory, {
     legacy: 'reject',
     ...(bus ? { bus } : {}),
@@ -61,10 +69,12 @@ export function modernLeg(factory: McpServerFactory, logger: Logger, bus?: Serve
       }
       const abort = new AbortController();
       res.once('close', () => abort.abort());
-      const response = await handler.fetch(webRequestOf(req, { body, signal: abort.signal }), {
-        ...(req.auth ? { authInfo: req.auth } : {}),
-        parsedBody: body,
-      });
+      const response = await exchangeThroughStages(stages(), body, () =>
+        handler.fetch(webRequestOf(req, { body, signal: abort.signal }), {
+          ...(req.auth ? { authInfo: req.auth } : {}),
+          parsedBody: body,
+        }),
+      );
       await writeWebResponse(response, res, listenBound(body, logger));
     },
     close: () => handler.close(),
