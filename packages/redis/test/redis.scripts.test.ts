@@ -1,23 +1,8 @@
 import { type OutboxRecord, type StoredTask } from '@robot-mcp-kit/core/store';
 import { createRedisEventOutbox, createRedisTaskStore } from '@robot-mcp-kit/redis/server';
-import { createClient } from 'redis';
-import { makeEvent, privateRedis } from './redis-test.helpers.js';
+import { commandCalls, makeEvent, privateRedis } from './redis-test.helpers.js';
 
 const OPS = 20;
-
-/** `calls` of each command in `INFO commandstats`, by lower-case name. */
-async function commandCalls(url: string): Promise<Map<string, number>> {
-  const admin = createClient({ url });
-  await admin.connect();
-  try {
-    const info = await admin.info('commandstats');
-    const calls = new Map<string, number>();
-    for (const m of info.matchAll(/^cmdstat_([\w|]+):calls=(\d+)/gm)) calls.set(m[1]!, Number(m[2]));
-    return calls;
-  } finally {
-    await admin.close();
-  }
-}
 
 function running(taskId: string, owner: string): StoredTask {
   const at = new Date().toISOString();
