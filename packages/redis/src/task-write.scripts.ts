@@ -27,7 +27,7 @@ return {reply[1], reply[2], written}`;
 export type CarriedOutcome = 'written' | 'fenced' | { readonly error: unknown };
 
 /**
- * A task store put an outbox append carries ({@link TASK_WRITE_APPEND_SCRIPT}): its keys and
+ * A task store put an outbox append carries (in one script with the append): its keys and
  * arguments, built by `RedisTaskStore.carriedWrite`, and its outcome, settled by the outbox once
  * the script answered (the first settle wins; `done` rejects on `fenced` or a failure).
  */

@@ -190,8 +190,8 @@ export class TaskStoreBridge {
   }
 
   /**
-   * The fencing token of this replica's outbox appends (`TaskStore.fencingToken`), if any, with
-   * this bridge's {@link carryAppend} when the store lets appends carry its writes.
+   * @internal The fencing token of this replica's outbox appends (`TaskStore.fencingToken`), if
+   * any, with this bridge's `carryAppend` when the store lets appends carry its writes.
    */
   fencingToken(): StoreFence | undefined {
     const store = this.store;
@@ -201,7 +201,7 @@ export class TaskStoreBridge {
   }
 
   /**
-   * Runs an outbox append of `taskId` in the task's write order, carrying the task's newest
+   * @internal Runs an outbox append of `taskId` in the task's write order, carrying the task's newest
    * unwritten state: one script, one round trip, writes the state (with the event's seq) and
    * appends the event. Appends wait behind a write under way of the same task, then go together
    * (pipelined on one connection, the first carrying the state). Called by the outbox as the event
@@ -473,7 +473,7 @@ export class TaskStoreBridge {
   }
 
   /**
-   * Writes the newest pending state, with the appends waiting (see {@link carryAppend}), until none
+   * Writes the newest pending state, with the appends waiting (see `carryAppend`), until none
    * is left; retries a failed write after a pause.
    */
   private async drain(taskId: string, pending: PendingWrite, store: TaskStore): Promise<void> {
