@@ -39,26 +39,41 @@ export async function taskStoreBenchmarks(ctx: BenchContext): Promise<BenchRow[]
     return [];
   }
   const run: StoreRun = { ctx, store: { url, keyPrefix: benchKeyPrefix() } };
+  const scenarios = [taskStart, storeDelivery, outboxVsBareLoop, replicas, childReplicas];
+  const rows: BenchRow[] = [];
+  const failed: string[] = [];
   try {
-    return [
-      await taskStart(run),
-      await storeDelivery(run),
-      await outboxVsBareLoop(run),
-      await replicas(run),
-      await childReplicas(run),
-    ];
+    // one scenario failing (e.g. a child replica slow to start on a loaded machine) leaves out its
+    // row only: the others are still measured and reported, and the run exits non-zero
+    for (const scenario of scenarios) {
+      try {
+        rows.push(await scenario(run));
+      } catch (error) {
+        failed.push(scenario.name);
+        const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+        process.stderr.write(`[bench] store: ${scenario.name} FAILED (its row left out): ${text}\n`);
+        process.exitCode = 1;
+      }
+    }
+    if (rows.length === 0) throw new BenchCheckError(`every store scenario failed: ${failed.join(', ')}`);
+    return rows;
   } finally {
     const deleted = await deleteKeys(url, run.store.keyPrefix);
     ctx.log(`store: deleted ${deleted} keys under ${run.store.keyPrefix}`);
   }
 }
 
-/** Untimed, after a round: lets every started task finish and its events go out. */
+/** How long a round may take to end and flush its events (a loaded shared machine is slow). */
+const ROUND_DEADLINE_MS = 120_000;
+
+/** Untimed, after a round: lets every started task finish and its events go out (deadline 120 s). */
 async function settle(apps: readonly BenchApp[]): Promise<void> {
   for (const { server } of apps) server.releaseAll();
   await new Promise<void>((resolve) => setImmediate(resolve));
   for (const { app } of apps) {
-    if (!(await app.poster.flush(20_000))) throw new BenchCheckError('task events did not flush in 20 s');
+    if (!(await app.poster.flush(ROUND_DEADLINE_MS))) {
+      throw new BenchCheckError(`task events did not flush in ${ROUND_DEADLINE_MS / 1000} s`);
+    }
   }
 }
 
@@ -94,7 +109,9 @@ async function taskStart(run: StoreRun): Promise<BenchRow> {
         scenario: 'long-running task start (tools/call -> TaskInfo), Redis store (RMK_STORE)',
         baseline: 'the same server, tasks in memory (no RMK_STORE)',
         unit: 'us',
-        notes: 'informational: the answer waits for the task write to Redis; default logger at warn',
+        notes:
+          'informational: the answer waits for one script (the task write; its id was reserved ahead, ' +
+          'in batches); default logger at warn',
       },
       s.subject,
       s.baseline,
@@ -113,12 +130,14 @@ function reportSide(name: string, kit: BenchApp, count: number): BenchSide {
     const result = (await kit.client.callTool({ name: 'report', arguments: { count } })) as CallToolResult;
     if (result.isError) throw new BenchCheckError(`report failed: ${JSON.stringify(result).slice(0, 300)}`);
     // with the outbox each progress waits for Redis: wait on time (a deadline), not on a spin count
-    const deadline = Date.now() + 120_000;
+    const deadline = Date.now() + ROUND_DEADLINE_MS;
     while (kit.app.taskManager.runningCount > 0) {
       if (Date.now() > deadline) throw new BenchCheckError(`${name}: the task did not end in 120 s`);
       await new Promise<void>((resolve) => setTimeout(resolve, 1));
     }
-    if (!(await kit.app.poster.flush(120_000))) throw new BenchCheckError(`${name}: no flush in 120 s`);
+    if (!(await kit.app.poster.flush(ROUND_DEADLINE_MS))) {
+      throw new BenchCheckError(`${name}: no flush in 120 s`);
+    }
     const delivered = kit.app.poster.stats.delivered - before;
     if (delivered < count) throw new BenchCheckError(`${name}: delivered ${delivered} of ${count}+ events`);
     return delivered;
@@ -146,7 +165,10 @@ async function storeDelivery(run: StoreRun): Promise<BenchRow> {
         scenario: `event delivery through a real server, Redis store + outbox (${count} progress events)`,
         baseline: 'the same server, in-memory poster (no RMK_STORE)',
         unit: 'events/s',
-        notes: 'informational: each ctx.progress() waits for its XADD; round ends when all are delivered',
+        target: { op: '>=', value: 0.6 },
+        notes:
+          'issue 27: each ctx.progress() waits for one script (its state write and its XADD); ' +
+          'round ends when all are delivered and removed',
       },
       s.subject,
       s.baseline,
@@ -183,6 +205,24 @@ function bareLoopSide(redis: RedisClientType, stream: string, url: string, count
   });
 }
 
+/**
+ * Checks that the kit removed every delivered event: its outbox streams (`<prefix>outbox:*`) empty
+ * again within the round deadline (removals run in the background after each delivery).
+ */
+async function outboxDrained(redis: RedisClientType, prefix: string): Promise<void> {
+  const deadline = Date.now() + ROUND_DEADLINE_MS;
+  for (;;) {
+    let left = 0;
+    for await (const batch of redis.scanIterator({ MATCH: `${prefix}outbox:*`, TYPE: 'stream' })) {
+      const keys: string[] = Array.isArray(batch) ? batch : [batch as string];
+      for (const key of keys) left += await redis.xLen(key);
+    }
+    if (left === 0) return;
+    if (Date.now() > deadline) throw new BenchCheckError(`the kit's outbox kept ${left} delivered events`);
+    await new Promise<void>((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** Outbox delivery through a real server against the bare pipelined loop of the same stream work. */
 async function outboxVsBareLoop(run: StoreRun): Promise<BenchRow> {
   const { ctx } = run;
@@ -209,6 +249,7 @@ async function outboxVsBareLoop(run: StoreRun): Promise<BenchRow> {
     if (stats.badSignatures > 0) throw new BenchCheckError(`receiver saw ${JSON.stringify(stats)}`);
     const left = await redis.xLen(stream);
     if (left !== 0) throw new BenchCheckError(`bare loop left ${left} entries in its stream`);
+    await outboxDrained(redis, run.store.keyPrefix);
     return makeRow(
       {
         id: 'store-outbox-vs-bare-loop',
@@ -217,8 +258,8 @@ async function outboxVsBareLoop(run: StoreRun): Promise<BenchRow> {
         unit: 'events/s',
         target: { op: '>=', value: 0.8 },
         notes:
-          'issue 27: the kit side also writes each seq to the task store and waits for ' +
-          'its append before ctx.progress() returns',
+          'issue 27: the kit side also writes each state (seq) to the task store, in the same ' +
+          'script as its append (one round trip), before ctx.progress() returns',
       },
       s.subject,
       s.baseline,

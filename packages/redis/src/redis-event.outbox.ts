@@ -10,6 +10,7 @@ import { closeClient } from './redis-connection.js';
 import { type KitRedisClient } from './redis.scripts.js';
 import { RetryBuffer } from './redis-outbox.retry.js';
 import { type RedisEventOutboxStats } from './redis-outbox.stats.js';
+import { type CarriedTaskWrite } from './task-write.scripts.js';
 
 export type { RedisEventOutboxStats } from './redis-outbox.stats.js';
 export { OUTBOX_GROUP } from './redis-outbox.stream.js';
@@ -104,12 +105,20 @@ export class RedisEventOutbox implements EventOutbox {
     return this.owned.size;
   }
 
-  async append(record: OutboxRecord): Promise<void> {
-    if (this.closed) throw new Error('the Redis event outbox is closed');
+  /**
+   * Appends the event (see the class); with `task` (`RedisTaskStore.carriedWrite`), the task
+   * store's write of its task goes in the same script first: one round trip for both.
+   */
+  async append(record: OutboxRecord, task?: CarriedTaskWrite): Promise<void> {
+    if (this.closed) {
+      const error = new Error('the Redis event outbox is closed');
+      task?.settle({ error });
+      throw error;
+    }
     const eventId = record.event.event_id;
     const slot: Owned = {};
     this.owned.set(eventId, slot);
-    const write = this.stream.append(this.stored(record));
+    const write = this.stream.append(this.stored(record), task);
     slot.writing = write.then(
       (id) => void (slot.id = id),
       () => undefined,

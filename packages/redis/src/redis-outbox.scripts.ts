@@ -7,27 +7,32 @@
  * replica's epoch key — the append is refused once it holds another epoch (the replica was fenced).
  * Returns {'ok', id}, {'full', 'entries' | 'bytes'} or {'fenced', epoch}.
  */
-export const APPEND_SCRIPT = `
-if KEYS[3] then
-  local epoch = redis.call('GET', KEYS[3])
-  if epoch and epoch ~= ARGV[11] then return {'fenced', epoch} end
+export const APPEND_FUNCTION = `
+local function append(K, A)
+  if K[3] then
+    local epoch = redis.call('GET', K[3])
+    if epoch and epoch ~= A[11] then return {'fenced', epoch} end
+  end
+  -- the group may be gone (Redis restarted without persistence): create it, else BUSYGROUP (ignored)
+  pcall(redis.call, 'XGROUP', 'CREATE', K[1], A[1], '0', 'MKSTREAM')
+  local n = string.len(A[9])
+  if redis.call('XLEN', K[1]) >= tonumber(A[3]) then return {'full', 'entries'} end
+  local used = tonumber(redis.call('GET', K[2]) or '0')
+  if used + n > tonumber(A[4]) then return {'full', 'bytes'} end
+  local id = redis.call('XADD', K[1], '*', 'e', A[5], 't', A[6], 's', A[7], 'p', A[8], 'n', n, 'b', A[9], 'm', A[10])
+  redis.call('INCRBY', K[2], n)
+  for _ = 1, 1000 do
+    local read = redis.call('XREADGROUP', 'GROUP', A[1], A[2], 'COUNT', 100, 'STREAMS', K[1], '>')
+    if not read then break end
+    local messages = read[1][2]
+    if #messages == 0 or messages[#messages][1] == id then break end
+  end
+  return {'ok', id}
 end
--- the group may be gone (Redis restarted without persistence): create it, else BUSYGROUP (ignored)
-pcall(redis.call, 'XGROUP', 'CREATE', KEYS[1], ARGV[1], '0', 'MKSTREAM')
-local n = string.len(ARGV[9])
-if redis.call('XLEN', KEYS[1]) >= tonumber(ARGV[3]) then return {'full', 'entries'} end
-local used = tonumber(redis.call('GET', KEYS[2]) or '0')
-if used + n > tonumber(ARGV[4]) then return {'full', 'bytes'} end
-local id = redis.call('XADD', KEYS[1], '*', 'e', ARGV[5], 't', ARGV[6], 's', ARGV[7], 'p', ARGV[8], 'n', n, 'b', ARGV[9], 'm', ARGV[10])
-redis.call('INCRBY', KEYS[2], n)
-for _ = 1, 1000 do
-  local read = redis.call('XREADGROUP', 'GROUP', ARGV[1], ARGV[2], 'COUNT', 100, 'STREAMS', KEYS[1], '>')
-  if not read then break end
-  local messages = read[1][2]
-  if #messages == 0 or messages[#messages][1] == id then break end
-end
-return {'ok', id}
 `;
+
+export const APPEND_SCRIPT = `${APPEND_FUNCTION}
+return append(KEYS, ARGV)`;
 
 /**
  * Removes one entry: XACK + XDEL, and its bytes from the counter (only when it was still there,

@@ -3,6 +3,7 @@ import { entriesOf, errorText, type StreamEntry } from './redis-outbox.entries.j
 import { type ResolvedRedisEventOutboxOptions } from './redis-outbox.options.js';
 import { type KitRedisClient } from './redis.scripts.js';
 import { type Refusal } from './store-contents.mac.js';
+import { type CarriedTaskWrite } from './task-write.scripts.js';
 
 /** The fields of an entry a MAC covers: event_id, task_id, seq, first-post time, body. */
 function entryFields(
@@ -41,25 +42,35 @@ export class RedisOutboxStream {
 
   /**
    * Appends the event and reads it into this replica's pending list, in one script, under the
-   * entry and byte caps. Returns the entry id. @throws OutboxFullError at a cap.
+   * entry and byte caps; with `task`, the task store's put of the event's task goes in the same
+   * script first (one round trip), and `task` is settled with its outcome. Returns the entry id.
+   * @throws OutboxFullError at a cap; OutboxFencedError once this replica was fenced
    */
-  async append(record: OutboxRecord): Promise<string> {
+  async append(record: OutboxRecord, task?: CarriedTaskWrite): Promise<string> {
     const { stream, bytesKey, replicaId, maxEntries, maxBytes, mac } = this.options;
     const fence = this.options.fence();
     const { event } = record;
     const fields = entryFields(event.event_id, event.task_id, event.seq, record.postedAtMs, record.body);
-    const reply = (await this.client.rmkOutboxAppend(
-      fence ? [stream, bytesKey, fence.key] : [stream, bytesKey],
-      [
-        OUTBOX_GROUP,
-        replicaId,
-        String(maxEntries),
-        String(maxBytes),
-        ...fields,
-        mac.sign([stream, ...fields]),
-        fence?.epoch ?? '',
-      ],
-    )) as [string, string];
+    const keys = fence ? [stream, bytesKey, fence.key] : [stream, bytesKey];
+    const args = [
+      OUTBOX_GROUP,
+      replicaId,
+      String(maxEntries),
+      String(maxBytes),
+      ...fields,
+      mac.sign([stream, ...fields]),
+      fence?.epoch ?? '',
+    ];
+    let reply: [string, string, number?];
+    try {
+      reply = (await (task
+        ? this.client.rmkTaskWriteAppend([...task.keys, ...keys], [...task.args, ...args])
+        : this.client.rmkOutboxAppend(keys, args))) as [string, string, number?];
+    } catch (error) {
+      task?.settle({ error });
+      throw error;
+    }
+    task?.settle(reply[0] === 'fenced' ? 'fenced' : 'written');
     if (reply[0] === 'ok') return reply[1];
     if (reply[0] === 'fenced') {
       throw new OutboxFencedError(

@@ -21,6 +21,7 @@ import { ActuatorLeases } from './actuator-lease.js';
 import { TaskLease } from './task-lease.js';
 import { TaskStoreKeys } from './task-store.keys.js';
 import { type Refusal } from './store-contents.mac.js';
+import { type CarriedOutcome, type CarriedTaskWrite } from './task-write.scripts.js';
 
 const WARN_EVERY_MS = 10_000;
 
@@ -155,31 +156,63 @@ export class RedisTaskStore implements TaskStore {
   }
 
   private async write(entry: StoredTask, epoch: string): Promise<void> {
+    const { keys, args } = this.writeCall(entry, epoch);
+    const reply = await this.round('write a task', () => this.client.rmkTaskPut([...keys], [...args]));
+    if (reply === -1) throw this.refusedAsFenced(`a write of task ${entry.task.task_id}`);
+    this.counts.puts += 1;
+  }
+
+  /**
+   * @internal The put of `entry` (this replica's own task) for an outbox append to carry in its
+   * script — one round trip for the state and the event (`RedisEventOutbox.append(record, write)`);
+   * `done` resolves once written, rejects with {@link REPLICA_FENCED} once fenced or with the outage.
+   */
+  carriedWrite(entry: StoredTask): CarriedTaskWrite {
+    const { keys, args } = this.writeCall(entry, entry.owner === this.replicaId ? this.lease.epoch : '');
+    let settled = false;
+    let settle: (outcome: CarriedOutcome) => void = () => undefined;
+    const done = new Promise<void>((resolve, reject) => {
+      settle = (outcome) => {
+        if (settled) return;
+        settled = true;
+        if (outcome === 'written') {
+          this.counts.puts += 1;
+          resolve();
+        } else if (outcome === 'fenced') {
+          reject(this.refusedAsFenced(`a write of task ${entry.task.task_id}`));
+        } else {
+          this.outage('write a task', outcome.error);
+          reject(outcome.error instanceof Error ? outcome.error : new Error(String(outcome.error)));
+        }
+      };
+    });
+    done.catch(() => undefined); // awaited by the caller; never an unhandled rejection here
+    return { keys, args, done, settle: (outcome) => settle(outcome) };
+  }
+
+  /** The keys and arguments of the put script for `entry` under `epoch` ('' for a survivor's write). */
+  private writeCall(entry: StoredTask, epoch: string): { keys: string[]; args: string[] } {
     const { task } = entry;
     const finished = task.state !== 'running';
-    const reply = await this.round('write a task', () =>
-      this.client.rmkTaskPut(
-        [
-          this.keys.task(task.task_id),
-          this.keys.scope(entry.scope),
-          this.keys.owned(entry.owner),
-          this.keys.taskId(task.task_id),
-          this.keys.epoch(entry.owner),
-        ],
-        [
-          this.options.mac.sealRecord(this.keys.task(task.task_id), JSON.stringify(entry)),
-          finished ? String(this.options.finishedTtlMs) : '0',
-          task.state,
-          String(Date.parse(task.created_at)),
-          task.task_id,
-          entry.owner,
-          epoch,
-          this.keys.changesChannel(),
-        ],
-      ),
-    );
-    if (reply === -1) throw this.refusedAsFenced(`a write of task ${task.task_id}`);
-    this.counts.puts += 1;
+    return {
+      keys: [
+        this.keys.task(task.task_id),
+        this.keys.scope(entry.scope),
+        this.keys.owned(entry.owner),
+        this.keys.taskId(task.task_id),
+        this.keys.epoch(entry.owner),
+      ],
+      args: [
+        this.options.mac.sealRecord(this.keys.task(task.task_id), JSON.stringify(entry)),
+        finished ? String(this.options.finishedTtlMs) : '0',
+        task.state,
+        String(Date.parse(task.created_at)),
+        task.task_id,
+        entry.owner,
+        epoch,
+        this.keys.changesChannel(),
+      ],
+    };
   }
 
   /** The fencing token of this replica's outbox appends: its epoch key and the epoch it holds. */
@@ -221,6 +254,11 @@ export class RedisTaskStore implements TaskStore {
         this.options.logger.error('a fenced listener threw', { error: errorText(error) });
       }
     }
+  }
+
+  /** How long a reservation of {@link reserveId} lasts unless a task write keeps it (`finishedTtlS`). */
+  get idReservationMs(): number {
+    return this.options.finishedTtlMs;
   }
 
   /**

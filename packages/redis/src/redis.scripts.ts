@@ -4,6 +4,7 @@ import { RELEASE_SCRIPT, TAKE_SCRIPT } from './actuator-lease.scripts.js';
 import { ACK_SCRIPT, APPEND_SCRIPT } from './redis-outbox.scripts.js';
 import { DROP_SCRIPT, FENCE_SCRIPT, RENEW_SCRIPT } from './task-lease.scripts.js';
 import { PUT_SCRIPT } from './task-store.scripts.js';
+import { TASK_WRITE_APPEND_SCRIPT } from './task-write.scripts.js';
 
 /**
  * One Lua script of the kit, as node-redis's `defineScript` registers it on a client: called as
@@ -30,6 +31,7 @@ export const KIT_SCRIPTS = {
   rmkLeaseDrop: kitScript(DROP_SCRIPT),
   rmkOutboxAppend: kitScript(APPEND_SCRIPT),
   rmkOutboxAck: kitScript(ACK_SCRIPT),
+  rmkTaskWriteAppend: kitScript(TASK_WRITE_APPEND_SCRIPT),
   rmkActuatorTake: kitScript(TAKE_SCRIPT),
   rmkActuatorRelease: kitScript(RELEASE_SCRIPT),
 };

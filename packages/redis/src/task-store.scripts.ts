@@ -10,24 +10,34 @@
  * created ms, task id, owner, epoch ('' for a survivor's take-over write), changes channel (the
  * task id is published there once written).
  */
-export const PUT_SCRIPT = `
-if ARGV[7] ~= '' then
-  local epoch = redis.call('GET', KEYS[5])
-  if epoch and epoch ~= ARGV[7] then return -1 end
+export const PUT_FUNCTION = `
+local function put(K, A)
+  if A[7] ~= '' then
+    local epoch = redis.call('GET', K[5])
+    if epoch and epoch ~= A[7] then return -1 end
+  end
+  local cur = redis.call('GET', K[1])
+  if cur then
+    local ok, old = pcall(cjson.decode, cur)
+    if ok and old.task and old.task.state ~= 'running' and old.task.state ~= A[3] then return 0 end
+  end
+  if A[2] == '0' then
+    redis.call('SET', K[1], A[1])
+    redis.call('SET', K[4], A[6])
+  else
+    redis.call('SET', K[1], A[1], 'PX', A[2])
+    redis.call('SET', K[4], A[6], 'PX', A[2])
+  end
+  redis.call('ZADD', K[2], A[4], A[5])
+  if A[3] == 'running' then redis.call('SADD', K[3], A[5]) else redis.call('SREM', K[3], A[5]) end
+  redis.call('PUBLISH', A[8], A[5])
+  return 1
 end
-local cur = redis.call('GET', KEYS[1])
-if cur then
-  local ok, old = pcall(cjson.decode, cur)
-  if ok and old.task and old.task.state ~= 'running' and old.task.state ~= ARGV[3] then return 0 end
-end
-if ARGV[2] == '0' then
-  redis.call('SET', KEYS[1], ARGV[1])
-  redis.call('SET', KEYS[4], ARGV[6])
-else
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  redis.call('SET', KEYS[4], ARGV[6], 'PX', ARGV[2])
-end
-redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
-if ARGV[3] == 'running' then redis.call('SADD', KEYS[3], ARGV[5]) else redis.call('SREM', KEYS[3], ARGV[5]) end
-redis.call('PUBLISH', ARGV[8], ARGV[5])
-return 1`;
+`;
+
+/** The keys and arguments of one {@link PUT_SCRIPT} call (the put of a combined write too). */
+export const PUT_KEYS = 5;
+export const PUT_ARGS = 8;
+
+export const PUT_SCRIPT = `${PUT_FUNCTION}
+return put(KEYS, ARGV)`;

@@ -12,11 +12,25 @@ export const SECRET = 'redis-test-secret-0123456789abcdef';
 export const SECRETS = { sleeper: SECRET };
 export const SHARED_REDIS_URL = 'redis://127.0.0.1:6379/0';
 
-/** A connected client on the shared Redis for a test's own checks and clean-up. */
-export async function connectAdmin(): Promise<RedisClient> {
-  const admin = createClient({ url: SHARED_REDIS_URL });
+/** A connected client on the shared Redis (or `url`) for a test's own checks and clean-up. */
+export async function connectAdmin(url = SHARED_REDIS_URL): Promise<RedisClient> {
+  const admin = createClient({ url });
   await admin.connect();
   return admin as RedisClient;
+}
+
+/** `calls` of each command in `INFO commandstats` of the Redis at `url`, by lower-case name. */
+export async function commandCalls(url: string): Promise<Map<string, number>> {
+  const admin = createClient({ url });
+  await admin.connect();
+  try {
+    const info = await admin.info('commandstats');
+    const calls = new Map<string, number>();
+    for (const m of info.matchAll(/^cmdstat_([\w|]+):calls=(\d+)/gm)) calls.set(m[1]!, Number(m[2]));
+    return calls;
+  } finally {
+    await admin.close();
+  }
 }
 
 /** Deletes every key under `prefix` (SCAN, so a large test keyspace does not block Redis). */

@@ -1,23 +1,9 @@
 import { type OutboxRecord, type StoredTask } from '@robot-mcp-kit/core/store';
 import { createRedisEventOutbox, createRedisTaskStore } from '@robot-mcp-kit/redis/server';
 import { createClient } from 'redis';
-import { makeEvent, privateRedis } from './redis-test.helpers.js';
+import { commandCalls, makeEvent, privateRedis } from './redis-test.helpers.js';
 
 const OPS = 20;
-
-/** `calls` of each command in `INFO commandstats`, by lower-case name. */
-async function commandCalls(url: string): Promise<Map<string, number>> {
-  const admin = createClient({ url });
-  await admin.connect();
-  try {
-    const info = await admin.info('commandstats');
-    const calls = new Map<string, number>();
-    for (const m of info.matchAll(/^cmdstat_([\w|]+):calls=(\d+)/gm)) calls.set(m[1]!, Number(m[2]));
-    return calls;
-  } finally {
-    await admin.close();
-  }
-}
 
 function running(taskId: string, owner: string): StoredTask {
   const at = new Date().toISOString();
@@ -63,6 +49,56 @@ describe('the kit scripts (a private redis-server)', () => {
       expect(calls.get('evalsha') ?? 0).toBeGreaterThanOrEqual(3 * OPS);
       // at most one EVAL per script (node-redis's fallback when Redis answers NOSCRIPT, which caches it)
       expect(calls.get('eval') ?? 0).toBeLessThanOrEqual(6);
+    } finally {
+      await redis.stop();
+    }
+  }, 120_000);
+
+  it('write a task and append its event in one EVALSHA; once fenced, neither', async () => {
+    const redis = await privateRedis();
+    try {
+      const store = await createRedisTaskStore({ url: redis.url, replicaId: 'r1' });
+      const fence = () => store.fencingToken();
+      const outbox = await createRedisEventOutbox({
+        url: redis.url,
+        serverName: 'sleeper',
+        replicaId: 'r1',
+        fence,
+      });
+      const admin = createClient({ url: redis.url });
+      await admin.connect();
+      try {
+        const event = makeEvent(1, 'slee-000001');
+        const record: OutboxRecord = { event, body: JSON.stringify(event), postedAtMs: Date.now() };
+        await outbox.append(record, store.carriedWrite(running('slee-000001', 'r1'))); // loads the script
+        const before = await commandCalls(redis.url);
+        const entry = { ...running('slee-000001', 'r1'), lastSeq: 2 };
+        const write = store.carriedWrite(entry);
+        const second = makeEvent(2, 'slee-000001');
+        await outbox.append({ event: second, body: JSON.stringify(second), postedAtMs: Date.now() }, write);
+        await write.done;
+        const after = await commandCalls(redis.url);
+        expect((after.get('evalsha') ?? 0) - (before.get('evalsha') ?? 0)).toBe(1);
+        expect((await store.get('anonymous', 'slee-000001'))?.lastSeq).toBe(2);
+        expect(await admin.xLen('rmk:outbox:{sleeper}')).toBe(2);
+
+        // a survivor fenced this replica: its next state write and append are refused together
+        await admin.incr(store.keys.epoch('r1'));
+        const fenced = store.carriedWrite({ ...entry, lastSeq: 3 });
+        const third = makeEvent(3, 'slee-000001');
+        const appended = outbox.append(
+          { event: third, body: JSON.stringify(third), postedAtMs: Date.now() },
+          fenced,
+        );
+        await expect(appended).rejects.toThrow(/fenced/);
+        await expect(fenced.done).rejects.toMatchObject({ code: 'REPLICA_FENCED' });
+        expect((await store.get('anonymous', 'slee-000001'))?.lastSeq).toBe(2);
+        expect(await admin.xLen('rmk:outbox:{sleeper}')).toBe(2);
+      } finally {
+        await admin.close();
+        await outbox.close();
+        await store.close();
+      }
     } finally {
       await redis.stop();
     }

@@ -18,3 +18,4 @@ export type { RedisEventOutboxStats } from '../redis-event.outbox.js';
 export { createRedisEventOutbox, redisEventOutbox } from '../redis-outbox.factory.js';
 export type { CreateRedisEventOutboxOptions } from '../redis-outbox.factory.js';
 export type { OutboxFence, RedisEventOutboxOptions } from '../redis-outbox.options.js';
+export type { CarriedOutcome, CarriedTaskWrite } from '../task-write.scripts.js';

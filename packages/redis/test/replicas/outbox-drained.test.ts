@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { SignedReceiver } from '../../../../test/support/signed-receiver.js';
 import { until, waitFor } from '../../../../test/support/until.js';
-import { connectAdmin } from '../redis-test.helpers.js';
+import { commandCalls, connectAdmin, privateRedis } from '../redis-test.helpers.js';
 import {
   connectClient,
   REPLICA_SECRET,
@@ -54,5 +54,47 @@ describe('durable outbox of a replica with RMK_STORE (real processes, real Redis
     } finally {
       await admin.close();
     }
+  });
+
+  it('costs one script per event: its state write and its append together', async () => {
+    // a Redis of this test's own: its command counts are this replica's alone
+    const redis = await privateRedis();
+    resources.onCleanup(() => redis.stop());
+    const receiver = new SignedReceiver(REPLICA_SECRET);
+    const callbackUrl = await receiver.start();
+    resources.onCleanup(() => receiver.close());
+    const replica = await startReplica(resources, {
+      prefix,
+      callbackUrl,
+      env: { PROGRESS: String(PROGRESS), RMK_STORE: redis.url },
+    });
+    const client = await connectClient(resources, replica.url);
+    // the first start reserves a batch of ids; its one event loads the scripts (EVAL once each)
+    const held = await startTask(client, 'hold');
+    const admin = await connectAdmin(redis.url);
+    resources.onCleanup(() => admin.close());
+    const stream = `${prefix}outbox:{burst}`;
+    await waitFor('the progress of hold', () => receiver.events.some((e) => e.task_id === held), 60_000);
+    await until(async () => (await admin.xLen(stream)) === 0, 'the stream to empty');
+
+    const before = await commandCalls(redis.url);
+    const taskIds: string[] = [];
+    for (let i = 0; i < 2; i += 1) taskIds.push(await startTask(client, 'burst'));
+    await waitFor(
+      'every task_done at the receiver',
+      () => taskIds.every((id) => receiver.events.some((e) => e.task_id === id && e.type === 'task_done')),
+      60_000,
+      replica.exited,
+    );
+    await until(async () => (await admin.xLen(stream)) === 0, 'the stream to empty');
+    const after = await commandCalls(redis.url);
+    const delta = (name: string) => (after.get(name) ?? 0) - (before.get(name) ?? 0);
+    const events = 2 * (PROGRESS + 1);
+    // per event: one script writing the task's state and appending the event, one removing it once
+    // delivered (was three: a put, then the append, then the removal); per task a few more: its
+    // start and its end, lease renewals
+    expect(delta('evalsha')).toBeGreaterThanOrEqual(2 * events);
+    expect(delta('evalsha')).toBeLessThanOrEqual(2 * events + 12);
+    expect(delta('eval')).toBe(0);
   });
 });

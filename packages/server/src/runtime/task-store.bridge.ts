@@ -21,9 +21,10 @@ import {
 import { Backoff, waitAtMost } from '@robot-mcp-kit/core/support';
 import { randomUUID } from 'node:crypto';
 import { wireActuatorLeases } from './actuator-leases.js';
+import { TaskIdPool } from './task-ids.pool.js';
 import { mayAccess, scopeOf } from '../auth/task-owners.js';
 import { type TaskStarter } from '../tools/task-starter.js';
-import { SEQ_STORED_WAIT_MS } from './store-outbox.js';
+import { type CarriedTaskWrite, SEQ_STORED_WAIT_MS, type StoreFence } from './store-outbox.js';
 
 /** First pause before a failed store write is retried; doubles up to {@link MAX_RETRY_MS}. */
 const FIRST_RETRY_MS = 250;
@@ -32,14 +33,30 @@ const MAX_RETRY_MS = 5000;
 const CLOSE_FLUSH_MS = 3000;
 /** How long a start waits for its task to be stored before it answers anyway (store outage). */
 const START_WRITE_WAIT_MS = 5000;
-/** Ids drawn for one start before it gives up (each taken by another replica). */
-const MAX_ID_ATTEMPTS = 100;
+/** How long an id's reservation lasts when the store does not say (its finished-task retention). */
+const DEFAULT_RESERVATION_MS = 60_000;
 
 /** The newest state of one task still to be written, and whether a write is under way. */
 interface PendingWrite {
   next: StoredTask | undefined;
+  /** Outbox appends of the task waiting their turn; the first carries `next` (one script). */
+  appends: CarriedAppend[];
   running: Promise<void> | undefined;
   retry: Backoff;
+  /** A write failed and waits for its retry: appends meanwhile go out at once, carrying nothing. */
+  failing: boolean;
+}
+
+/** An outbox append run in its task's write order, given the write it carries (if any). */
+type CarriedAppend = (write: CarriedTaskWrite | undefined) => Promise<void>;
+
+/** A task store that lets an outbox append carry its writes (the Redis one: `carriedWrite`). */
+interface CarryingStore extends TaskStore {
+  carriedWrite(entry: StoredTask): CarriedTaskWrite;
+}
+
+function carries(store: TaskStore): store is CarryingStore {
+  return typeof (store as Partial<CarryingStore>).carriedWrite === 'function';
 }
 
 /** What the bridge is wired to. */
@@ -71,6 +88,7 @@ export class TaskStoreBridge {
   private readonly estopListeners = new Set<EstopListener>();
   private failedWrites = 0;
   private clashes = 0;
+  private idPool: TaskIdPool | undefined;
 
   constructor(private readonly parts: TaskStoreBridgeParts) {}
 
@@ -171,9 +189,38 @@ export class TaskStoreBridge {
     return this.leaseHeld();
   }
 
-  /** The fencing token of this replica's outbox appends (`TaskStore.fencingToken`), if any. */
-  fencingToken(): { key: string; epoch: string } | undefined {
-    return this.store?.fencingToken?.();
+  /**
+   * @internal The fencing token of this replica's outbox appends (`TaskStore.fencingToken`), if
+   * any, with this bridge's `carryAppend` when the store lets appends carry its writes.
+   */
+  fencingToken(): StoreFence | undefined {
+    const store = this.store;
+    const token = store?.fencingToken?.();
+    if (!store || !token || !carries(store)) return token;
+    return { ...token, carry: (taskId, append) => this.carryAppend(taskId, append) };
+  }
+
+  /**
+   * @internal Runs an outbox append of `taskId` in the task's write order, carrying the task's newest
+   * unwritten state: one script, one round trip, writes the state (with the event's seq) and
+   * appends the event. Appends wait behind a write under way of the same task, then go together
+   * (pipelined on one connection, the first carrying the state). Called by the outbox as the event
+   * is posted, before the TaskManager tells the bridge of it, which then joins the write.
+   */
+  carryAppend(taskId: string, append: CarriedAppend): Promise<void> {
+    const store = this.store;
+    if (!store) return append(undefined);
+    const pending = this.pendingOf(taskId);
+    if (pending.failing) return append(undefined); // an outage: as before, no wait on the state
+    return new Promise<void>((resolve, reject) => {
+      pending.appends.push((write) => append(write).then(resolve, reject));
+      // the event's state is scheduled right after this (same tick); a relayed one has none
+      queueMicrotask(() => {
+        if (!pending.running && this.writes.get(taskId) === pending) {
+          pending.running = this.drain(taskId, pending, store);
+        }
+      });
+    });
   }
 
   /**
@@ -248,36 +295,44 @@ export class TaskStoreBridge {
 
   /**
    * A new task id reserved in the store (ids are unique across replicas for as long as the store
-   * keeps the task): drawn from the TaskManager, drawn again while another replica has it. Under a
-   * store outage the id is used unreserved (logged; its start write is retried as usual).
-   * @throws RobotMcpKitError TASK_ID_EXHAUSTED after {@link MAX_ID_ATTEMPTS} clashes in a row
+   * keeps the task), from a {@link TaskIdPool} reserved ahead: a start waits for its record's write
+   * only. Under a store outage the id is used unreserved (logged; its start write is retried as usual).
+   * @throws RobotMcpKitError TASK_ID_EXHAUSTED after `MAX_ID_ATTEMPTS` clashes in a row
    */
   private async reserveId(): Promise<string> {
     const { taskManager, logger } = this.parts;
-    for (let attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt += 1) {
+    const store = this.store;
+    if (!store?.reserveId) return taskManager.newTaskId();
+    this.idPool ??= this.poolOf(store);
+    try {
+      return await this.idPool.take();
+    } catch (error) {
+      if (error instanceof RobotMcpKitError && error.code === 'TASK_ID_EXHAUSTED') throw error;
       const id = taskManager.newTaskId();
-      const store = this.store;
-      if (!store?.reserveId) return id;
-      try {
-        if (await store.reserveId(id)) return id;
-      } catch (error) {
-        this.failedWrites += 1;
-        logger.warn('task store unreachable: a task id is used without its reservation', {
-          task_id: id,
-          error: error instanceof Error ? error.message : String(error),
-        });
-        return id;
-      }
-      this.clashes += 1;
-      logger.debug('task id taken by another replica; drawing another', {
+      this.failedWrites += 1;
+      logger.warn('task store unreachable: a task id is used without its reservation', {
         task_id: id,
-        clashes: this.clashes,
+        error: error instanceof Error ? error.message : String(error),
       });
+      return id;
     }
-    throw new RobotMcpKitError(
-      'TASK_ID_EXHAUSTED',
-      `no free task id in ${MAX_ID_ATTEMPTS} draws: every one was reserved by another replica in the task store`,
-    );
+  }
+
+  private poolOf(store: TaskStore): TaskIdPool {
+    const { taskManager, logger } = this.parts;
+    const life = (store as { idReservationMs?: unknown }).idReservationMs;
+    return new TaskIdPool({
+      draw: () => taskManager.newTaskId(),
+      reserve: (id) => store.reserveId?.(id) ?? Promise.resolve(true),
+      reservationMs: typeof life === 'number' ? life : DEFAULT_RESERVATION_MS,
+      clashed: (id) => {
+        this.clashes += 1;
+        logger.debug('task id taken by another replica; drawing another', {
+          task_id: id,
+          clashes: this.clashes,
+        });
+      },
+    });
   }
 
   /** A stored task `scope` may see (`mayAccess` its record's scope), or undefined. */
@@ -365,6 +420,7 @@ export class TaskStoreBridge {
     await waitAtMost(flushed, systemClock, CLOSE_FLUSH_MS);
     for (const stop of this.stops.splice(0)) stop();
     this.parts.starter.setIdReserver(undefined);
+    this.idPool = undefined;
     this.store = undefined;
     await store.close();
   }
@@ -396,22 +452,36 @@ export class TaskStoreBridge {
       lastSeq: this.seqs.get(taskId) ?? 0,
       task,
     };
-    let pending = this.writes.get(taskId);
-    if (!pending) {
-      pending = { next: undefined, running: undefined, retry: new Backoff(FIRST_RETRY_MS, MAX_RETRY_MS) };
-      this.writes.set(taskId, pending);
-    }
+    const pending = this.pendingOf(taskId);
     pending.next = entry;
     if (!pending.running) pending.running = this.drain(taskId, pending, store);
   }
 
-  /** Writes the newest pending state until none is left; retries a failed write after a pause. */
+  private pendingOf(taskId: string): PendingWrite {
+    let pending = this.writes.get(taskId);
+    if (!pending) {
+      pending = {
+        next: undefined,
+        appends: [],
+        running: undefined,
+        retry: new Backoff(FIRST_RETRY_MS, MAX_RETRY_MS),
+        failing: false,
+      };
+      this.writes.set(taskId, pending);
+    }
+    return pending;
+  }
+
+  /**
+   * Writes the newest pending state, with the appends waiting (see `carryAppend`), until none
+   * is left; retries a failed write after a pause.
+   */
   private async drain(taskId: string, pending: PendingWrite, store: TaskStore): Promise<void> {
-    while (pending.next) {
+    while (pending.next || pending.appends.length > 0) {
       const entry = pending.next;
       pending.next = undefined;
       try {
-        await store.put(entry);
+        await this.writeWith(store, entry, pending.appends.splice(0));
         pending.retry.reset();
       } catch (error) {
         if (error instanceof RobotMcpKitError && error.code === REPLICA_FENCED) {
@@ -427,12 +497,42 @@ export class TaskStoreBridge {
           error: error instanceof Error ? error.message : String(error),
         });
         const pause = pending.retry.next();
+        pending.failing = true;
+        for (const append of pending.appends.splice(0)) void append(undefined);
         await new Promise((resolve) => setTimeout(resolve, pause).unref());
+        pending.failing = false;
         if (this.store !== store) break;
       }
     }
+    // refused for good (fenced) or closed: what still waits goes out carrying nothing
+    for (const append of pending.appends.splice(0)) void append(undefined);
     pending.running = undefined;
     if (this.writes.get(taskId) === pending && !pending.next) this.writes.delete(taskId);
+  }
+
+  /**
+   * Writes `entry` (if any) and runs `appends` in order: the first carries the write in its script
+   * (all sent at once, on the outbox's one connection, so Redis runs them in this order), else a
+   * plain put. Rejects when the write failed or was refused (fenced).
+   */
+  private async writeWith(
+    store: TaskStore,
+    entry: StoredTask | undefined,
+    appends: readonly CarriedAppend[],
+  ): Promise<void> {
+    if (appends.length === 0 || !entry || !carries(store)) {
+      try {
+        if (entry) await store.put(entry);
+      } finally {
+        await Promise.allSettled(appends.map((append) => append(undefined)));
+      }
+      return;
+    }
+    const write = store.carriedWrite(entry);
+    await Promise.allSettled(appends.map((append, i) => append(i === 0 ? write : undefined)));
+    // an append that never reached Redis (the outbox closed): the write failed, retried as a put
+    write.settle({ error: new Error('the outbox append carrying the task write did not run') });
+    await write.done;
   }
 
   /**
