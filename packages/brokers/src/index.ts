@@ -14,7 +14,8 @@ export { MEMORY_STREAM_WARNING } from './transports/jetstream-stream.config.js';
 export type { BrokerProbe } from './probe/broker.probe.js';
 
 export { MqttEventSource } from './sources/mqtt-event.source.js';
-export type { MqttEventSourceOptions, SourceStats } from './sources/mqtt-event.source.js';
+export type { MqttEventSourceOptions } from './sources/mqtt-event.source.js';
+export type { SourceStats } from './sources/source-intake.js';
 export { JetStreamEventSource } from './sources/jetstream-event.source.js';
 export type { JetStreamEventSourceOptions } from './sources/jetstream-event.source.js';
 export type { EventIntake } from './sources/event-intake.js';

@@ -4,7 +4,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect as tcpConnect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach } from '@jest/globals';
 import { type EventType, TaskEvent } from '@robot-mcp-kit/core';
+import { JetStreamEventTransport, MqttEventTransport } from '@robot-mcp-kit/brokers';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect as natsConnect, type NatsConnection } from '@nats-io/transport-node';
+import mqtt, { type IPublishPacket } from 'mqtt';
 import { until as waitUntil } from '../../../test/support/until.js';
 
 /** The shared machine brokers (left running; tests use unique prefixes and stream names). */
@@ -20,6 +25,75 @@ export function uniqueName(prefix = 't'): string {
 /** The shared `until` with a 30 s safety net (broker and Redis restarts are slow on a loaded machine). */
 export const until = (condition: () => unknown, what: string, limitMs = 30_000): Promise<void> =>
   waitUntil(condition, what, limitMs);
+
+/** What a test left open, closed after each test (last first), failures ignored. */
+export type Cleanups = (() => Promise<unknown>)[];
+
+/** A file's cleanup list: call at the top level; each test's entries run (last first) after it. */
+export function useCleanups(): Cleanups {
+  const cleanups: Cleanups = [];
+  afterEach(async () => {
+    while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined);
+  });
+  return cleanups;
+}
+
+/** A plain MQTT 5 client subscribed (QoS 1) to `<prefix>/#` on the shared broker; what it saw. */
+export async function mqttSpy(prefix: string, cleanups: Cleanups): Promise<IPublishPacket[]> {
+  const spy = await mqtt.connectAsync(SHARED_MQTT, { protocolVersion: 5 });
+  cleanups.push(() => spy.endAsync(true));
+  const packets: IPublishPacket[] = [];
+  spy.on('message', (_topic, _payload, packet) => packets.push(packet));
+  await spy.subscribeAsync(`${prefix}/#`, { qos: 1 });
+  return packets;
+}
+
+/** A robot's transport to the shared Mosquitto under `prefix`, closed after the test. */
+export function mqttTransport(prefix: string, cleanups: Cleanups, server = 'sleeper'): MqttEventTransport {
+  const transport = new MqttEventTransport({
+    url: SHARED_MQTT,
+    secret: SECRET,
+    serverName: server,
+    topicPrefix: prefix,
+  });
+  cleanups.push(() => transport.close());
+  return transport;
+}
+
+/**
+ * A unique subject prefix and stream name for one test, with a NATS connection to the shared
+ * server; the stream is deleted and the connection closed after the test.
+ */
+export async function natsScope(
+  cleanups: Cleanups,
+): Promise<{ prefix: string; stream: string; nc: NatsConnection }> {
+  const prefix = uniqueName('rmk');
+  const stream = prefix.toUpperCase();
+  const nc = await natsConnect({ servers: '127.0.0.1:4222' });
+  cleanups.push(async () => {
+    const jsm = await jetstreamManager(nc);
+    await jsm.streams.delete(stream).catch(() => undefined);
+    await nc.close();
+  });
+  return { prefix, stream, nc };
+}
+
+/** A robot's transport to the shared NATS under `prefix` into `stream`, closed after the test. */
+export function jetStreamTransport(
+  prefix: string,
+  stream: string,
+  cleanups: Cleanups,
+): JetStreamEventTransport {
+  const transport = new JetStreamEventTransport({
+    url: SHARED_NATS,
+    secret: SECRET,
+    serverName: 'sleeper',
+    subjectPrefix: prefix,
+    stream: { name: stream, maxAgeS: 600 },
+  });
+  cleanups.push(() => transport.close());
+  return transport;
+}
 
 /** A valid event of `server`'s task `taskId`. */
 export function makeEvent(

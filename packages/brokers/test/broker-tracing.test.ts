@@ -1,25 +1,26 @@
-import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it } from '@jest/globals';
 import { SpanKind } from '@opentelemetry/api';
 import { EventPoster, type EventTransport, TaskManager } from '@robot-mcp-kit/core';
 import { KIT_ATTRIBUTES } from '@robot-mcp-kit/core/telemetry';
 import { createEventReceiver, type EventReceiver } from '@robot-mcp-kit/receiver';
-import {
-  JetStreamEventSource,
-  JetStreamEventTransport,
-  MqttEventSource,
-  MqttEventTransport,
-} from '@robot-mcp-kit/brokers';
+import { JetStreamEventSource, MqttEventSource } from '@robot-mcp-kit/brokers';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
-import mqtt, { type IPublishPacket } from 'mqtt';
 import { TestTelemetry } from '../../../test/support/otel.js';
-import { SECRET, SHARED_MQTT, SHARED_NATS, uniqueName, until } from './broker-test.helpers.js';
+import {
+  jetStreamTransport,
+  mqttSpy,
+  mqttTransport,
+  natsScope,
+  SECRET,
+  SHARED_MQTT,
+  SHARED_NATS,
+  uniqueName,
+  until,
+  useCleanups,
+} from './broker-test.helpers.js';
 
 const otel = TestTelemetry.register();
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined);
-});
+const cleanups = useCleanups();
 afterAll(() => otel.disable());
 
 function receiver(): EventReceiver {
@@ -64,11 +65,7 @@ async function expectContinued(taskId: string, system: string): Promise<string[]
 describe('trace context over brokers', () => {
   it('MQTT 5: the traceparent rides as a user property and the source continues the trace', async () => {
     const prefix = uniqueName('rmk');
-    const spy = await mqtt.connectAsync(SHARED_MQTT, { protocolVersion: 5 });
-    cleanups.push(() => spy.endAsync(true));
-    const packets: IPublishPacket[] = [];
-    spy.on('message', (_topic, _payload, packet) => packets.push(packet));
-    await spy.subscribeAsync(`${prefix}/#`, { qos: 1 });
+    const packets = await mqttSpy(prefix, cleanups);
     const source = new MqttEventSource({
       url: SHARED_MQTT,
       receiver: receiver(),
@@ -78,38 +75,15 @@ describe('trace context over brokers', () => {
     });
     await source.start();
     cleanups.push(() => source.close());
-    const transport = new MqttEventTransport({
-      url: SHARED_MQTT,
-      secret: SECRET,
-      serverName: 'sleeper',
-      topicPrefix: prefix,
-    });
-    cleanups.push(() => transport.close());
-
-    const taskId = await runTask(transport);
+    const taskId = await runTask(mqttTransport(prefix, cleanups));
     const traceparents = await expectContinued(taskId, 'mqtt');
     await until(() => packets.length === 2, 'the spy saw both publishes');
     expect(packets.map((p) => p.properties?.userProperties?.traceparent)).toEqual(traceparents);
   });
 
   it('NATS JetStream: the traceparent rides as a header and the source continues the trace', async () => {
-    const prefix = uniqueName('rmk');
-    const stream = prefix.toUpperCase();
-    const nc = await connect({ servers: '127.0.0.1:4222' });
-    cleanups.push(async () => {
-      const jsm = await jetstreamManager(nc);
-      await jsm.streams.delete(stream).catch(() => undefined);
-      await nc.close();
-    });
-    const transport = new JetStreamEventTransport({
-      url: SHARED_NATS,
-      secret: SECRET,
-      serverName: 'sleeper',
-      subjectPrefix: prefix,
-      stream: { name: stream, maxAgeS: 600 },
-    });
-    cleanups.push(() => transport.close());
-    const taskId = await runTask(transport);
+    const { prefix, stream, nc } = await natsScope(cleanups);
+    const taskId = await runTask(jetStreamTransport(prefix, stream, cleanups));
     const source = new JetStreamEventSource({
       url: SHARED_NATS,
       receiver: receiver(),

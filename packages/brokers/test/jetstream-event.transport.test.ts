@@ -1,40 +1,24 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { ConfigError, EventPoster, signatureHeader, type TaskEvent, verify } from '@robot-mcp-kit/core';
 import { createEventReceiver, type EventReceiver } from '@robot-mcp-kit/receiver';
 import { JetStreamEventSource, JetStreamEventTransport } from '@robot-mcp-kit/brokers';
 import { jetstream, jetstreamManager, StorageType } from '@nats-io/jetstream';
-import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
-import { freePort, makeEvent, SECRET, SHARED_NATS, uniqueName, until } from './broker-test.helpers.js';
+import { headers as natsHeaders } from '@nats-io/transport-node';
+import {
+  freePort,
+  jetStreamTransport,
+  makeEvent,
+  natsScope,
+  SECRET,
+  SHARED_NATS,
+  until,
+  useCleanups,
+} from './broker-test.helpers.js';
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined);
-});
-
-/** A unique subject prefix and stream for one test; the stream is deleted afterwards. */
-async function scope(): Promise<{ prefix: string; stream: string; nc: NatsConnection }> {
-  const prefix = uniqueName('rmk');
-  const stream = prefix.toUpperCase();
-  const nc = await connect({ servers: '127.0.0.1:4222' });
-  cleanups.push(async () => {
-    const jsm = await jetstreamManager(nc);
-    await jsm.streams.delete(stream).catch(() => undefined);
-    await nc.close();
-  });
-  return { prefix, stream, nc };
-}
-
-function transportFor(prefix: string, stream: string): JetStreamEventTransport {
-  const transport = new JetStreamEventTransport({
-    url: SHARED_NATS,
-    secret: SECRET,
-    serverName: 'sleeper',
-    subjectPrefix: prefix,
-    stream: { name: stream, maxAgeS: 600 },
-  });
-  cleanups.push(() => transport.close());
-  return transport;
-}
+const cleanups = useCleanups();
+const scope = () => natsScope(cleanups);
+const transportFor = (prefix: string, stream: string): JetStreamEventTransport =>
+  jetStreamTransport(prefix, stream, cleanups);
 
 function receiverInto(delivered: TaskEvent[]): EventReceiver {
   return createEventReceiver({

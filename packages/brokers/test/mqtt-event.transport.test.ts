@@ -1,25 +1,23 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { ConfigError, EventPoster, signatureHeader, type TaskEvent, verify } from '@robot-mcp-kit/core';
 import { createEventReceiver, type EventReceiver } from '@robot-mcp-kit/receiver';
 import { MqttEventSource, MqttEventTransport } from '@robot-mcp-kit/brokers';
-import mqtt, { type IPublishPacket } from 'mqtt';
-import { freePort, makeEvent, SECRET, SHARED_MQTT, uniqueName, until } from './broker-test.helpers.js';
+import mqtt from 'mqtt';
+import {
+  freePort,
+  makeEvent,
+  mqttSpy,
+  mqttTransport,
+  SECRET,
+  SHARED_MQTT,
+  uniqueName,
+  until,
+  useCleanups,
+} from './broker-test.helpers.js';
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined);
-});
-
-function transportFor(prefix: string, server = 'sleeper'): MqttEventTransport {
-  const transport = new MqttEventTransport({
-    url: SHARED_MQTT,
-    secret: SECRET,
-    serverName: server,
-    topicPrefix: prefix,
-  });
-  cleanups.push(() => transport.close());
-  return transport;
-}
+const cleanups = useCleanups();
+const transportFor = (prefix: string, server?: string): MqttEventTransport =>
+  mqttTransport(prefix, cleanups, server);
 
 function receiverInto(delivered: TaskEvent[]): EventReceiver {
   return createEventReceiver({
@@ -50,11 +48,7 @@ async function sourceFor(
 describe('MqttEventTransport on the real Mosquitto', () => {
   it('publishes QoS 1 with the exact JSON bytes and signed MQTT 5 user properties', async () => {
     const prefix = uniqueName('rmk');
-    const spy = await mqtt.connectAsync(SHARED_MQTT, { protocolVersion: 5 });
-    cleanups.push(() => spy.endAsync(true));
-    const packets: IPublishPacket[] = [];
-    spy.on('message', (_topic, _payload, packet) => packets.push(packet));
-    await spy.subscribeAsync(`${prefix}/#`, { qos: 1 });
+    const packets = await mqttSpy(prefix, cleanups);
 
     const transport = transportFor(prefix);
     await transport.open();

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { EventPoster } from '@robot-mcp-kit/core';
 import { MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { createEventReceiver } from '@robot-mcp-kit/receiver';
@@ -7,11 +7,20 @@ import {
   JetStreamEventSource,
   JetStreamEventTransport,
   MqttEventSource,
-  MqttEventTransport,
+  type MqttEventTransport,
 } from '@robot-mcp-kit/brokers';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { makeEvent, SECRET, SHARED_MQTT, SHARED_NATS, uniqueName, until } from './broker-test.helpers.js';
+import {
+  makeEvent,
+  mqttTransport,
+  SECRET,
+  SHARED_MQTT,
+  SHARED_NATS,
+  uniqueName,
+  until,
+  useCleanups,
+} from './broker-test.helpers.js';
 
 // Issue 28 findings 1 and 2: the app's dedupe store down for a moment makes the receiver answer
 // 503 (`dedupe_unavailable`). Before: the message was left unacknowledged on the live connection,
@@ -19,10 +28,7 @@ import { makeEvent, SECRET, SHARED_MQTT, SHARED_NATS, uniqueName, until } from '
 // later messages (a task's events reordered). Now the source offers it again in place with
 // backoff, on the same connection, until the store is back. The outage is a fake at the kit's
 // own port (EventIntake) in front of the real receiver; brokers are the machine's real ones.
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined);
-});
+const cleanups = useCleanups();
 
 /** The real receiver behind an outage of the dedupe store that lasts `refusals` offers. */
 function storeOutage(refusals: number, delivered: number[]): { intake: EventIntake; refused: () => number } {
@@ -65,13 +71,7 @@ describe('a receiver refusing with 503 for a while (dedupe store down)', () => {
     });
     await source.start();
     cleanups.push(() => source.close());
-    const transport = new MqttEventTransport({
-      url: SHARED_MQTT,
-      secret: SECRET,
-      serverName: 'sleeper',
-      topicPrefix: prefix,
-    });
-    await runOutage(transport, delivered);
+    await runOutage(mqttTransport(prefix, cleanups), delivered);
     expect(outage.refused()).toBe(REFUSALS);
     expect(logger.at('warn', 'MQTT connection lost')).toHaveLength(0);
     expect(source.stats()).toMatchObject({ acked: EVENTS, reoffered: REFUSALS });
@@ -89,6 +89,7 @@ describe('a receiver refusing with 503 for a while (dedupe store down)', () => {
     const delivered: number[] = [];
     const outage = storeOutage(REFUSALS, delivered);
     const transport = new JetStreamEventTransport({ url, secret: SECRET, serverName: 'sleeper' });
+    cleanups.push(() => transport.close());
     await transport.open();
     const source = new JetStreamEventSource({
       url,
@@ -107,7 +108,6 @@ async function runOutage(
   transport: MqttEventTransport | JetStreamEventTransport,
   delivered: number[],
 ): Promise<void> {
-  cleanups.push(() => transport.close());
   const poster = new EventPoster({ serverName: 'sleeper', transport });
   cleanups.push(() => poster.aclose({ timeoutMs: 1000 }));
   for (let seq = 1; seq <= EVENTS; seq += 1) poster.post(makeEvent('sleeper', 'slee-0000b1', seq));

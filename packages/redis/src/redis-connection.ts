@@ -186,6 +186,11 @@ export function positiveOption(option: string, value: number | undefined, fallba
   return v;
 }
 
+/** A duration option given in seconds, as whole milliseconds (rounded up). @throws ConfigError as {@link positiveOption} */
+export function secondsOptionMs(option: string, value: number | undefined, fallbackS: number): number {
+  return Math.ceil(positiveOption(option, value, fallbackS) * 1000);
+}
+
 /** @throws ConfigError unless the value (or its fallback) is a positive safe integer. */
 export function positiveInteger(option: string, value: number | undefined, fallback: number): number {
   const v = value ?? fallback;

@@ -1,5 +1,5 @@
 import { type Logger, silentLogger } from '@robot-mcp-kit/core';
-import { positiveOption, keyPrefixOption } from './redis-connection.js';
+import { keyPrefixOption, positiveOption, secondsOptionMs } from './redis-connection.js';
 import { unavailableRetryAfterOption } from './redis-refusals.js';
 import { DEFAULT_DEDUPE_TTL_S, DEFAULT_MAX_SKEW_S } from '@robot-mcp-kit/receiver';
 
@@ -53,7 +53,7 @@ export function resolveRedisDedupeOptions(options: RedisDedupeOptions = {}): Res
   return {
     keyPrefix,
     retentionMs: Math.ceil(Math.max(ttlS, protectS) * 1000),
-    claimTtlMs: Math.ceil(positiveOption('claimTtlS', options.claimTtlS, DEFAULT_CLAIM_TTL_S) * 1000),
+    claimTtlMs: secondsOptionMs('claimTtlS', options.claimTtlS, DEFAULT_CLAIM_TTL_S),
     inFlightWaitMs: positiveOption('inFlightWaitMs', options.inFlightWaitMs, DEFAULT_IN_FLIGHT_WAIT_MS),
     unavailableRetryAfterS: unavailableRetryAfterOption(options.unavailableRetryAfterS),
     logger: (options.logger ?? silentLogger).child({ component: 'redis-dedupe-store' }),

@@ -1,5 +1,5 @@
 import { type Logger, silentLogger } from '@robot-mcp-kit/core';
-import { positiveOption, keyPrefixOption } from './redis-connection.js';
+import { keyPrefixOption, secondsOptionMs } from './redis-connection.js';
 import { unavailableRetryAfterOption } from './redis-refusals.js';
 import { DEFAULT_FINISHED_TTL_S } from '@robot-mcp-kit/receiver';
 
@@ -37,10 +37,8 @@ export function resolveRedisSeqStateOptions(
   const keyPrefix = keyPrefixOption(options.keyPrefix, DEFAULT_SEQ_KEY_PREFIX, '"myapp:seq:"');
   return {
     keyPrefix,
-    finishedTtlMs: Math.ceil(
-      positiveOption('finishedTtlS', options.finishedTtlS, DEFAULT_FINISHED_TTL_S) * 1000,
-    ),
-    idleTtlMs: Math.ceil(positiveOption('idleTtlS', options.idleTtlS, DEFAULT_SEQ_IDLE_TTL_S) * 1000),
+    finishedTtlMs: secondsOptionMs('finishedTtlS', options.finishedTtlS, DEFAULT_FINISHED_TTL_S),
+    idleTtlMs: secondsOptionMs('idleTtlS', options.idleTtlS, DEFAULT_SEQ_IDLE_TTL_S),
     unavailableRetryAfterS: unavailableRetryAfterOption(options.unavailableRetryAfterS),
     logger: (options.logger ?? silentLogger).child({ component: 'redis-seq-state-store' }),
   };

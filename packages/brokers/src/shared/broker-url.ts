@@ -1,5 +1,6 @@
 import { ConfigError } from '@robot-mcp-kit/core';
 import { redactUrl } from '@robot-mcp-kit/core/rules';
+import { checkPrefix } from './broker-options.js';
 
 /** Query parameters an `mqtt://` / `mqtts://` URL may carry (transports and sources alike). */
 export const MQTT_URL_PARAMS = ['topic_prefix', 'client_id'] as const;
@@ -120,4 +121,33 @@ function wholeSeconds(value: string, variable: string): number {
     throw new ConfigError(variable, `max_age_s must be a positive whole number of seconds; got "${value}"`);
   }
   return Number(value);
+}
+
+/** The credentials to connect with: those given in code, else the URL's user info (decoded). */
+export function brokerCredentials(
+  options: { username?: string; password?: string },
+  url: URL,
+): { username: string | undefined; password: string | undefined } {
+  return {
+    username: options.username ?? (url.username ? decodeURIComponent(url.username) : undefined),
+    password: options.password ?? (url.password ? decodeURIComponent(url.password) : undefined),
+  };
+}
+
+/**
+ * The topic prefix of an MQTT transport or source: `topicPrefix` in code and/or `topic_prefix`
+ * in the URL (default `rmk`). @throws ConfigError when they differ or the prefix is not a name.
+ */
+export function mqttTopicPrefix(code: string | undefined, fromUrl: MqttUrlOptions): string {
+  const prefix = fromCodeOrUrl(code, fromUrl.topicPrefix, 'topicPrefix', 'topic_prefix');
+  return checkPrefix(prefix ?? 'rmk', 'topicPrefix', '/');
+}
+
+/**
+ * The subject prefix of a JetStream transport or source: `subjectPrefix` in code and/or
+ * `subject_prefix` in the URL (default `rmk`). @throws ConfigError when they differ or it is not a name.
+ */
+export function natsSubjectPrefix(code: string | undefined, fromUrl: NatsUrlOptions): string {
+  const prefix = fromCodeOrUrl(code, fromUrl.subjectPrefix, 'subjectPrefix', 'subject_prefix');
+  return checkPrefix(prefix ?? 'rmk', 'subjectPrefix', '.');
 }

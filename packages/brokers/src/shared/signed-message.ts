@@ -57,6 +57,18 @@ export function nameToken(value: string): string {
   return encoded === '' ? '_' : encoded;
 }
 
+/**
+ * The topic (`/`) or subject (`.`) of an event: `<prefix><sep><server><sep><task_id><sep><type>`,
+ * each of the last three made safe by {@link nameToken}.
+ */
+export function eventAddress(
+  prefix: string,
+  separator: '/' | '.',
+  event: { server: string; task_id: string; type: string },
+): string {
+  return [prefix, nameToken(event.server), nameToken(event.task_id), nameToken(event.type)].join(separator);
+}
+
 /** A short text of an unknown error, for logs and `ok: false` outcomes; URL credentials redacted. */
 export function errorText(err: unknown): string {
   const e = err as { code?: unknown; message?: unknown };

@@ -1,4 +1,4 @@
-import { ConfigError, type Logger, silentLogger } from '@robot-mcp-kit/core';
+import { ConfigError } from '@robot-mcp-kit/core';
 import {
   AckPolicy,
   type ConsumerMessages,
@@ -8,30 +8,26 @@ import {
   type JsMsg,
 } from '@nats-io/jetstream';
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
-import { type BrokerTlsOptions, checkPrefix, positiveMs } from '../shared/broker-options.js';
+import { positiveMs } from '../shared/broker-options.js';
 import { errorText } from '../shared/signed-message.js';
 import {
   ensureStream,
   type JetStreamStreamOptions,
   type ResolvedStream,
-  resolveStream,
+  resolveNatsTarget,
   streamStorageWarning,
-  streamWithUrl,
 } from '../transports/jetstream-stream.config.js';
-import { fromCodeOrUrl, natsUrlOptions } from '../shared/broker-url.js';
 import { connectNats, parseNatsUrl } from '../transports/nats-connection.js';
-import { checkRetryDelays, type EventIntake, lowerCaseHeaders, offerMessage } from './event-intake.js';
-import { type SourceStats } from './mqtt-event.source.js';
+import { lowerCaseHeaders } from './event-intake.js';
+import { BrokerEventSource, type BrokerSourceOptions, checkReceiver, SourceIntake } from './source-intake.js';
 
 /** Options of {@link JetStreamEventSource}. */
-export interface JetStreamEventSourceOptions {
+export interface JetStreamEventSourceOptions extends BrokerSourceOptions {
   /**
    * `nats://host:4222`; `?subject_prefix=&stream=&retention=&max_age_s=` set the options of those
    * names (the robots' `RVC_CALLBACK_URL` can be copied as it is).
    */
   url: string;
-  /** The receiver (`createEventReceiver(...)`) whose pipeline judges every message. */
-  receiver: EventIntake;
   /**
    * The durable consumer's name: the stream remembers what it acknowledged, so an app restart
    * resumes where it stopped. App instances with the same name share the work (each event once).
@@ -43,16 +39,6 @@ export interface JetStreamEventSourceOptions {
   stream?: JetStreamStreamOptions;
   /** How long an unacknowledged message waits before redelivery, in ms (default 30 000). */
   ackWaitMs?: number;
-  connectTimeoutMs?: number;
-  /**
-   * Pauses before offering a refused message again (5xx: `onEvent` threw, the dedupe store is
-   * down), in ms; the last repeats (default 500, 2 000, 8 000, 30 000).
-   */
-  retryDelaysMs?: readonly number[];
-  username?: string;
-  password?: string;
-  tls?: BrokerTlsOptions;
-  logger?: Logger;
 }
 
 /**
@@ -60,65 +46,50 @@ export interface JetStreamEventSourceOptions {
  * message to the receiver's pipeline one at a time, in stream order. A message is acknowledged
  * only once the receiver accepted it; a refused one is terminated (never redelivered).
  */
-export class JetStreamEventSource {
+export class JetStreamEventSource extends BrokerEventSource {
   private readonly url: URL;
   private readonly options: JetStreamEventSourceOptions;
   private readonly prefix: string;
   private readonly stream: ResolvedStream;
-  private readonly logger: Logger;
-  private readonly retryDelaysMs: readonly number[];
-  private readonly abort = new AbortController();
-  private readonly counts: SourceStats = { acked: 0, rejected: 0, reoffered: 0 };
+  /** @internal */
+  protected readonly intake: SourceIntake;
   private nc: NatsConnection | undefined;
   private messages: ConsumerMessages | undefined;
   private loop: Promise<void> | undefined;
 
   constructor(options: JetStreamEventSourceOptions) {
+    super();
     this.url = parseNatsUrl(options.url, 'url');
-    if (typeof options.receiver?.receive !== 'function') {
-      throw new ConfigError(
-        'receiver',
-        'must be an EventReceiver (createEventReceiver from @robot-mcp-kit/receiver)',
-      );
-    }
+    checkReceiver(options.receiver);
     if (typeof options.durable !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(options.durable)) {
       throw new ConfigError(
         'durable',
         'must be 1-64 letters, digits, "-" or "_", stable across restarts (e.g. "chat-app")',
       );
     }
-    const fromUrl = natsUrlOptions(this.url, 'url');
-    const prefix = fromCodeOrUrl(
+    ({ prefix: this.prefix, stream: this.stream } = resolveNatsTarget(
+      this.url,
       options.subjectPrefix,
-      fromUrl.subjectPrefix,
-      'subjectPrefix',
-      'subject_prefix',
-    );
-    this.prefix = checkPrefix(prefix ?? 'rmk', 'subjectPrefix', '.');
-    this.stream = resolveStream(streamWithUrl(options.stream, fromUrl), this.prefix);
+      options.stream,
+    ));
     this.options = options;
-    this.retryDelaysMs = checkRetryDelays(options.retryDelaysMs, 'retryDelaysMs');
-    this.logger = (options.logger ?? silentLogger).child({
+    this.intake = new SourceIntake(options, {
       source: `nats://${this.url.host}`,
       durable: options.durable,
     });
   }
 
-  stats(): SourceStats {
-    return { ...this.counts };
-  }
-
   /** Connects, makes sure the stream and the durable consumer exist, and starts consuming. */
   async start(): Promise<void> {
-    const connectTimeoutMs = positiveMs(this.options.connectTimeoutMs, 5_000, 'connectTimeoutMs');
+    const connectTimeoutMs = this.intake.connectTimeoutMs();
     const ackWaitMs = positiveMs(this.options.ackWaitMs, 30_000, 'ackWaitMs');
     const stream = this.stream;
-    const nc = await connectNats(this.url, this.options, connectTimeoutMs, this.logger, 'url');
+    const nc = await connectNats(this.url, this.options, connectTimeoutMs, this.intake.logger, 'url');
     try {
       const jsm = await jetstreamManager(nc, { timeout: connectTimeoutMs });
       await ensureStream(jsm, stream);
       const warning = await streamStorageWarning(jsm, stream.name);
-      if (warning !== undefined) this.logger.warn(warning, { stream: stream.name });
+      if (warning !== undefined) this.intake.logger.warn(warning, { stream: stream.name });
       await jsm.consumers.add(stream.name, {
         durable_name: this.options.durable,
         ack_policy: AckPolicy.Explicit,
@@ -139,12 +110,12 @@ export class JetStreamEventSource {
     }
     this.nc = nc;
     this.loop = this.run(this.messages);
-    this.logger.info('JetStream event source consuming', { stream: stream.name });
+    this.intake.logger.info('JetStream event source consuming', { stream: stream.name });
   }
 
   /** Stops: the message in progress stays unacknowledged (redelivered after `ackWaitMs`). */
   async close(): Promise<void> {
-    this.abort.abort();
+    this.intake.stop();
     const messages = this.messages;
     this.messages = undefined;
     if (messages) await messages.close().catch(() => undefined);
@@ -157,12 +128,12 @@ export class JetStreamEventSource {
   private async run(messages: ConsumerMessages): Promise<void> {
     try {
       for await (const msg of messages) {
-        if (this.abort.signal.aborted) break;
+        if (this.intake.signal.aborted) break;
         await this.handle(msg);
       }
     } catch (err) {
-      if (!this.abort.signal.aborted)
-        this.logger.error('JetStream consumption stopped', { error: errorText(err) });
+      if (!this.intake.signal.aborted)
+        this.intake.logger.error('JetStream consumption stopped', { error: errorText(err) });
     }
   }
 
@@ -173,24 +144,10 @@ export class JetStreamEventSource {
     headers['content-type'] ??= 'application/json';
     const keepAlive = setInterval(() => msg.working(), 5_000);
     try {
-      const verdict = await offerMessage(
-        this.options.receiver,
-        headers,
-        msg.data,
-        this.abort.signal,
-        this.logger,
-        () => {
-          this.counts.reoffered += 1;
-        },
-        this.retryDelaysMs,
-      );
-      if (verdict === 'ack') {
-        await msg.ackAck().catch(() => msg.ack());
-        this.counts.acked += 1;
-      } else if (verdict === 'reject') {
-        msg.term('rejected by the receiver');
-        this.counts.rejected += 1;
-      }
+      const verdict = await this.intake.offer(headers, msg.data);
+      if (verdict === 'ack') await msg.ackAck().catch(() => msg.ack());
+      else if (verdict === 'reject') msg.term('rejected by the receiver');
+      if (verdict !== 'stop') this.intake.count(verdict);
     } finally {
       clearInterval(keepAlive);
     }

@@ -1,15 +1,17 @@
-import { ConfigError, type Logger, silentLogger } from '@robot-mcp-kit/core';
+import { ConfigError, type Logger } from '@robot-mcp-kit/core';
 import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient } from 'mqtt';
-import {
-  type BrokerTlsOptions,
-  checkPrefix,
-  describeBrokerUrl,
-  positiveMs,
-} from '../shared/broker-options.js';
+import { checkPrefix, describeBrokerUrl } from '../shared/broker-options.js';
 import { errorText } from '../shared/signed-message.js';
-import { connectUrl, fromCodeOrUrl, mqttUrlOptions } from '../shared/broker-url.js';
+import {
+  brokerCredentials,
+  connectUrl,
+  fromCodeOrUrl,
+  mqttTopicPrefix,
+  mqttUrlOptions,
+} from '../shared/broker-url.js';
 import { parseMqttUrl, waitForConnect } from '../transports/mqtt-event.transport.js';
-import { checkRetryDelays, type EventIntake, lowerCaseHeaders, offerMessage } from './event-intake.js';
+import { lowerCaseHeaders } from './event-intake.js';
+import { BrokerEventSource, type BrokerSourceOptions, checkReceiver, SourceIntake } from './source-intake.js';
 import { watchMqttConnection } from '../shared/mqtt-connection.watch.js';
 
 /**
@@ -39,11 +41,9 @@ const SOURCE_FIX =
   'and never a robot client_id.';
 
 /** Options of {@link MqttEventSource}. */
-export interface MqttEventSourceOptions {
+export interface MqttEventSourceOptions extends BrokerSourceOptions {
   /** `mqtt://host:1883` or `mqtts://host:8883`; `?topic_prefix=&client_id=` set those options. */
   url: string;
-  /** The receiver (`createEventReceiver(...)`) whose pipeline judges every message. */
-  receiver: EventIntake;
   /**
    * Stable client id: the broker keeps this app's persistent session (subscription and QoS 1
    * messages queued while it is away) under it. Required; one per app instance.
@@ -58,26 +58,6 @@ export interface MqttEventSourceOptions {
   group?: string;
   /** How long the broker keeps the session while the app is away, in seconds (default 86 400). */
   sessionExpiryS?: number;
-  connectTimeoutMs?: number;
-  /**
-   * Pauses before offering a refused message again (5xx: `onEvent` threw, the dedupe store is
-   * down), in ms; the last repeats (default 500, 2 000, 8 000, 30 000).
-   */
-  retryDelaysMs?: readonly number[];
-  username?: string;
-  password?: string;
-  tls?: BrokerTlsOptions;
-  logger?: Logger;
-}
-
-/** Counters of a broker source. */
-export interface SourceStats {
-  /** Messages acknowledged after the receiver accepted them (or knew them as duplicates). */
-  acked: number;
-  /** Messages dropped because the receiver refused them for good (4xx). */
-  rejected: number;
-  /** Times a message was offered again after `onEvent` refused it. */
-  reoffered: number;
 }
 
 /**
@@ -85,25 +65,19 @@ export interface SourceStats {
  * subscription, feeding each message to the receiver's pipeline one at a time. The PUBACK is sent
  * only once the receiver accepted the event, so an app that stops mid-message gets it again.
  */
-export class MqttEventSource {
+export class MqttEventSource extends BrokerEventSource {
   private readonly url: URL;
   private readonly options: MqttEventSourceOptions;
   private readonly topic: string;
   private readonly clientId: string;
-  private readonly logger: Logger;
-  private readonly retryDelaysMs: readonly number[];
-  private readonly abort = new AbortController();
+  /** @internal */
+  protected readonly intake: SourceIntake;
   private client: MqttClient | undefined;
-  private readonly counts: SourceStats = { acked: 0, rejected: 0, reoffered: 0 };
 
   constructor(options: MqttEventSourceOptions) {
+    super();
     this.url = parseMqttUrl(options.url, 'url');
-    if (typeof options.receiver?.receive !== 'function') {
-      throw new ConfigError(
-        'receiver',
-        'must be an EventReceiver (createEventReceiver from @robot-mcp-kit/receiver)',
-      );
-    }
+    checkReceiver(options.receiver);
     const fromUrl = mqttUrlOptions(this.url, 'url');
     const clientId = fromCodeOrUrl(options.clientId, fromUrl.clientId, 'clientId', 'client_id');
     if (typeof clientId !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(clientId)) {
@@ -113,40 +87,31 @@ export class MqttEventSource {
       );
     }
     this.clientId = clientId;
-    const topicPrefix = fromCodeOrUrl(
-      options.topicPrefix,
-      fromUrl.topicPrefix,
-      'topicPrefix',
-      'topic_prefix',
-    );
-    const prefix = checkPrefix(topicPrefix ?? 'rmk', 'topicPrefix', '/');
+    const prefix = mqttTopicPrefix(options.topicPrefix, fromUrl);
     const group = options.group === undefined ? undefined : checkPrefix(options.group, 'group', '.');
     this.topic = group === undefined ? `${prefix}/#` : `$share/${group}/${prefix}/#`;
     this.options = options;
-    this.retryDelaysMs = checkRetryDelays(options.retryDelaysMs, 'retryDelaysMs');
-    this.logger = (options.logger ?? silentLogger).child({
+    this.intake = new SourceIntake(options, {
       source: describeBrokerUrl(this.url),
       topic: this.topic,
     });
   }
 
-  stats(): SourceStats {
-    return { ...this.counts };
-  }
-
   /** Connects and subscribes. @throws ConfigError with the fix when the broker cannot be reached. */
   async start(): Promise<void> {
-    const connectTimeoutMs = positiveMs(this.options.connectTimeoutMs, 5_000, 'connectTimeoutMs');
+    const connectTimeoutMs = this.intake.connectTimeoutMs();
     const client = mqtt.connect(connectUrl(this.url), this.clientOptions(connectTimeoutMs));
     client.handleMessage = (packet, callback) => {
       this.handle(packet, callback).catch((err: unknown) => {
-        this.logger.error('MQTT message handling failed; left unacknowledged', { error: errorText(err) });
+        this.intake.logger.error('MQTT message handling failed; left unacknowledged', {
+          error: errorText(err),
+        });
         callback(err instanceof Error ? err : new Error(String(err)));
       });
     };
-    watchMqttConnection(client, this.clientId, this.logger, SOURCE_FIX);
-    watchSessionKept(client, this.logger);
-    client.on('error', (err) => this.logger.warn('MQTT client error', { error: errorText(err) }));
+    watchMqttConnection(client, this.clientId, this.intake.logger, SOURCE_FIX);
+    watchSessionKept(client, this.intake.logger);
+    client.on('error', (err) => this.intake.logger.warn('MQTT client error', { error: errorText(err) }));
     try {
       await waitForConnect(client, connectTimeoutMs);
       // A resumed session keeps the subscription; subscribing again is harmless and covers a new one.
@@ -160,7 +125,7 @@ export class MqttEventSource {
       );
     }
     this.client = client;
-    this.logger.info('MQTT event source subscribed');
+    this.intake.logger.info('MQTT event source subscribed');
   }
 
   /**
@@ -168,7 +133,7 @@ export class MqttEventSource {
    * session later), the connection closes and the session stays on the broker.
    */
   async close(): Promise<void> {
-    this.abort.abort();
+    this.intake.stop();
     const client = this.client;
     this.client = undefined;
     if (client) await client.endAsync(true).catch(() => undefined);
@@ -183,20 +148,9 @@ export class MqttEventSource {
     const headers = lowerCaseHeaders(entries);
     headers['content-type'] = packet.properties?.contentType ?? headers['content-type'] ?? 'application/json';
     const body = typeof packet.payload === 'string' ? Buffer.from(packet.payload, 'utf8') : packet.payload;
-    const verdict = await offerMessage(
-      this.options.receiver,
-      headers,
-      body,
-      this.abort.signal,
-      this.logger,
-      () => {
-        this.counts.reoffered += 1;
-      },
-      this.retryDelaysMs,
-    );
+    const verdict = await this.intake.offer(headers, body);
     if (verdict === 'stop') return callback(new Error('event source closing: message left unacknowledged'));
-    if (verdict === 'ack') this.counts.acked += 1;
-    else this.counts.rejected += 1;
+    this.intake.count(verdict);
     callback();
   }
 
@@ -210,8 +164,7 @@ export class MqttEventSource {
       reconnectPeriod: 1_000,
       connectTimeout: connectTimeoutMs,
       resubscribe: true,
-      username: options.username ?? (url.username ? decodeURIComponent(url.username) : undefined),
-      password: options.password ?? (url.password ? decodeURIComponent(url.password) : undefined),
+      ...brokerCredentials(options, url),
       ...(options.tls ?? {}),
     };
   }

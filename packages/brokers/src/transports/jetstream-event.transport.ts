@@ -1,37 +1,30 @@
-import {
-  type Clock,
-  ConfigError,
-  type DeliveryOutcome,
-  type EventDelivery,
-  type EventTransport,
-  type Logger,
-  silentLogger,
-  systemClock,
-} from '@robot-mcp-kit/core';
+import { type Clock, ConfigError, type EventDelivery, type Logger } from '@robot-mcp-kit/core';
 import { jetstream, type JetStreamClient, jetstreamManager } from '@nats-io/jetstream';
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
-import { type BrokerCommonOptions, checkCommon, checkPrefix, positiveMs } from '../shared/broker-options.js';
+import { type BrokerCommonOptions } from '../shared/broker-options.js';
 import {
   BROKER_HEADERS,
   EVENT_CONTENT_TYPE,
   errorText,
+  eventAddress,
   nameToken,
-  signMessage,
+  type SignedMessage,
 } from '../shared/signed-message.js';
-import { publishAttempt } from '../shared/publish-attempt.js';
-import { ConnectOnce } from '../shared/connect-once.js';
+import {
+  BrokerEventTransport,
+  BrokerPublisher,
+  type TransportSettings,
+  transportSettings,
+} from '../shared/broker-publisher.js';
 import {
   checkStreamCovers,
   ensureStream,
   type JetStreamStreamOptions,
   type ResolvedStream,
-  resolveStream,
+  resolveNatsTarget,
   streamStorageWarning,
-  streamWithUrl,
 } from './jetstream-stream.config.js';
-import { fromCodeOrUrl, natsUrlOptions } from '../shared/broker-url.js';
 import { connectNats, parseNatsUrl } from './nats-connection.js';
-
 /** Options of {@link JetStreamEventTransport}. */
 export interface JetStreamEventTransportOptions extends BrokerCommonOptions {
   /**
@@ -55,7 +48,7 @@ export interface JetStreamEventTransportOptions extends BrokerCommonOptions {
  * `X-RVC-*` headers signed as over HTTP. An attempt counts as delivered when the stream's
  * publish acknowledgement arrives, i.e. once the event is stored. Never retries, never throws.
  */
-export class JetStreamEventTransport implements EventTransport {
+export class JetStreamEventTransport extends BrokerEventTransport<NatsLink> {
   readonly description: string;
   /**
    * Publishes awaiting their stream acknowledgement at once, for the poster (its default of 8 is
@@ -66,102 +59,75 @@ export class JetStreamEventTransport implements EventTransport {
   private readonly options: JetStreamEventTransportOptions;
   private readonly prefix: string;
   private readonly stream: ResolvedStream;
-  private readonly timeoutMs: number;
-  private readonly connectTimeoutMs: number;
-  private readonly clock: Clock;
-  private readonly logger: Logger;
-  private nc: NatsConnection | undefined;
-  private js: JetStreamClient | undefined;
-  private readonly connection = new ConnectOnce(() => this.connect());
-  private closed = false;
+  private readonly settings: TransportSettings;
+  /** @internal */
+  protected readonly publisher: BrokerPublisher<NatsLink>;
 
   constructor(options: JetStreamEventTransportOptions) {
-    checkCommon(options);
+    super();
     this.url = parseNatsUrl(options.url, 'url');
     this.options = options;
-    const fromUrl = natsUrlOptions(this.url, 'url');
-    const prefix = fromCodeOrUrl(
+    ({ prefix: this.prefix, stream: this.stream } = resolveNatsTarget(
+      this.url,
       options.subjectPrefix,
-      fromUrl.subjectPrefix,
-      'subjectPrefix',
-      'subject_prefix',
-    );
-    this.prefix = checkPrefix(prefix ?? 'rmk', 'subjectPrefix', '.');
-    this.stream = resolveStream(streamWithUrl(options.stream, fromUrl), this.prefix);
-    this.timeoutMs = positiveMs(options.timeoutMs, 10_000, 'timeoutMs');
-    this.connectTimeoutMs = positiveMs(options.connectTimeoutMs, 5_000, 'connectTimeoutMs');
-    this.clock = options.clock ?? systemClock;
+      options.stream,
+    ));
     this.description = `${this.url.protocol}//${this.url.host} stream ${this.stream.name}`;
-    this.logger = (options.logger ?? silentLogger).child({ target: this.description });
+    this.settings = transportSettings(options, this.description);
+    this.publisher = new BrokerPublisher<NatsLink>(
+      {
+        system: 'nats',
+        done: 'event stored',
+        notLive: 'NATS connection closed',
+        connect: () => this.connect(),
+        isLive: (link) => !link.nc.isClosed(),
+        destination: (event) => this.subjectOf(event),
+        publish: (link, subject, message, delivery) => this.publish(link, subject, message, delivery),
+        disconnect: ({ nc }) => nc.drain().catch(() => nc.close()),
+      },
+      options,
+      this.settings,
+    );
   }
 
   /** The subject of an event: `<prefix>.<server>.<task_id>.<type>`, each token percent-encoded. */
   subjectOf(event: { server: string; task_id: string; type: string }): string {
-    return [this.prefix, nameToken(event.server), nameToken(event.task_id), nameToken(event.type)].join('.');
+    return eventAddress(this.prefix, '.', event);
   }
 
-  /**
-   * Connects and makes sure the stream exists. @throws ConfigError naming `RVC_CALLBACK_URL`
-   * with the fix when NATS cannot be reached, has no JetStream, or the stream cannot be created.
-   */
-  open(): Promise<void> {
-    return this.connection.open();
-  }
-
-  async send(delivery: EventDelivery): Promise<DeliveryOutcome> {
-    if (this.closed) return { ok: false, error: 'transport closed' };
-    const notReady = await this.connection.ready();
-    if (notReady !== undefined) return { ok: false, error: notReady };
-    const js = this.js;
-    if (!js || this.nc?.isClosed()) return { ok: false, error: 'NATS connection closed' };
-    const { payload, headers } = signMessage(
-      delivery,
-      this.options.serverName,
-      this.options.secret,
-      this.clock,
-    );
+  private async publish(
+    { js }: NatsLink,
+    subject: string,
+    { payload, headers }: SignedMessage,
+    delivery: EventDelivery,
+  ): Promise<Record<string, unknown>> {
     const h = natsHeaders();
     for (const [name, value] of Object.entries(headers)) h.set(name, value);
     h.set(BROKER_HEADERS.contentType, EVENT_CONTENT_TYPE);
-    const subject = this.subjectOf(delivery.event);
-    return publishAttempt(
-      delivery,
-      this.logger,
-      { system: 'nats', destination: subject, done: 'event stored' },
-      async () => {
-        const ack = await js.publish(subject, payload, {
-          msgID: delivery.event.event_id,
-          headers: h,
-          timeout: this.timeoutMs,
-        });
-        return { stream_seq: ack.seq, duplicate: ack.duplicate };
-      },
-    );
+    const ack = await js.publish(subject, payload, {
+      msgID: delivery.event.event_id,
+      headers: h,
+      timeout: this.settings.timeoutMs,
+    });
+    return { stream_seq: ack.seq, duplicate: ack.duplicate };
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
-    const nc = this.nc;
-    this.nc = undefined;
-    this.js = undefined;
-    if (nc) await nc.drain().catch(() => nc.close());
-  }
-
-  private async connect(): Promise<void> {
-    const nc = await connectNats(this.url, this.options, this.connectTimeoutMs, this.logger);
+  private async connect(): Promise<NatsLink> {
+    const { connectTimeoutMs, logger } = this.settings;
+    const nc = await connectNats(this.url, this.options, connectTimeoutMs, logger);
     try {
-      const jsm = await jetstreamManager(nc, { timeout: this.connectTimeoutMs });
+      const jsm = await jetstreamManager(nc, { timeout: connectTimeoutMs });
       const result = await ensureStream(jsm, this.stream);
       await checkStreamCovers(
         jsm,
         this.stream,
         `${this.prefix}.${nameToken(this.options.serverName)}.probe.progress`,
       );
-      this.logger.info(`JetStream stream ${result === 'created' ? 'created' : 'found'}`, {
+      logger.info(`JetStream stream ${result === 'created' ? 'created' : 'found'}`, {
         stream: this.stream.name,
       });
       const warning = await streamStorageWarning(jsm, this.stream.name);
-      if (warning !== undefined) this.logger.warn(warning, { stream: this.stream.name });
+      if (warning !== undefined) logger.warn(warning, { stream: this.stream.name });
     } catch (err) {
       await nc.close().catch(() => undefined);
       throw new ConfigError(
@@ -170,11 +136,12 @@ export class JetStreamEventTransport implements EventTransport {
           'start nats-server with JetStream enabled (-js -sd <dir>) and check that the stream subjects do not overlap another stream',
       );
     }
-    if (this.closed) {
-      await nc.close();
-      return;
-    }
-    this.nc = nc;
-    this.js = jetstream(nc, { timeout: this.timeoutMs });
+    return { nc, js: jetstream(nc, { timeout: this.settings.timeoutMs }) };
   }
+}
+
+/** A live NATS connection and its JetStream client. */
+interface NatsLink {
+  readonly nc: NatsConnection;
+  readonly js: JetStreamClient;
 }

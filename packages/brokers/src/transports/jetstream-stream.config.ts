@@ -7,7 +7,12 @@ import {
   type StreamConfig,
 } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
-import { fromCodeOrUrl, type NatsUrlOptions } from '../shared/broker-url.js';
+import {
+  fromCodeOrUrl,
+  natsSubjectPrefix,
+  natsUrlOptions,
+  type NatsUrlOptions,
+} from '../shared/broker-url.js';
 
 /** The JetStream stream the events are stored in; created (file-backed) when missing. */
 export interface JetStreamStreamOptions {
@@ -154,4 +159,18 @@ export async function streamStorageWarning(jsm: JetStreamManager, name: string):
 function isStreamNotFound(err: unknown): boolean {
   const e = err as { name?: string; message?: string; code?: number; api_error?: { err_code?: number } };
   return e?.name === 'StreamNotFoundError' || /stream not found/i.test(e?.message ?? '');
+}
+
+/**
+ * The subject prefix and the stream of a JetStream transport or source, from the options given in
+ * code and the URL's query. @throws ConfigError naming `url` or the option that is bad or set twice.
+ */
+export function resolveNatsTarget(
+  url: URL,
+  subjectPrefix: string | undefined,
+  stream: JetStreamStreamOptions | undefined,
+): { prefix: string; stream: ResolvedStream } {
+  const fromUrl = natsUrlOptions(url, 'url');
+  const prefix = natsSubjectPrefix(subjectPrefix, fromUrl);
+  return { prefix, stream: resolveStream(streamWithUrl(stream, fromUrl), prefix) };
 }

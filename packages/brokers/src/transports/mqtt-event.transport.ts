@@ -1,28 +1,23 @@
-import {
-  type Clock,
-  ConfigError,
-  type DeliveryOutcome,
-  type EventDelivery,
-  type EventTransport,
-  type Logger,
-  silentLogger,
-  systemClock,
-} from '@robot-mcp-kit/core';
+import { type Clock, ConfigError, type Logger } from '@robot-mcp-kit/core';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import { type BrokerCommonOptions, describeBrokerUrl } from '../shared/broker-options.js';
+import { EVENT_CONTENT_TYPE, errorText, eventAddress, type SignedMessage } from '../shared/signed-message.js';
 import {
-  type BrokerCommonOptions,
-  checkCommon,
-  checkPrefix,
-  describeBrokerUrl,
-  positiveMs,
-} from '../shared/broker-options.js';
-import { EVENT_CONTENT_TYPE, errorText, nameToken, signMessage } from '../shared/signed-message.js';
-import { publishAttempt } from '../shared/publish-attempt.js';
-import { ConnectOnce } from '../shared/connect-once.js';
-import { connectUrl, fromCodeOrUrl, mqttUrlOptions, parseBrokerUrl } from '../shared/broker-url.js';
+  BrokerEventTransport,
+  BrokerPublisher,
+  type TransportSettings,
+  transportSettings,
+} from '../shared/broker-publisher.js';
+import {
+  brokerCredentials,
+  connectUrl,
+  fromCodeOrUrl,
+  mqttTopicPrefix,
+  mqttUrlOptions,
+  parseBrokerUrl,
+} from '../shared/broker-url.js';
 import { withTimeout } from '../shared/timeout.js';
 import { watchMqttConnection } from '../shared/mqtt-connection.watch.js';
-
 const TRANSPORT_FIX =
   'Give each robot its own client id: drop client_id from RVC_CALLBACK_URL (the default, ' +
   'rmk-<server>-<random>, is new for each process) or set a different one on each robot.';
@@ -47,7 +42,7 @@ export interface MqttEventTransportOptions extends BrokerCommonOptions {
  * as delivered when the broker's PUBACK arrives. It never retries by itself (the poster owns
  * the schedule and the per-task order) and never throws.
  */
-export class MqttEventTransport implements EventTransport {
+export class MqttEventTransport extends BrokerEventTransport<MqttClient> {
   readonly description: string;
   /**
    * Publishes awaiting their PUBACK at once, for the poster: Mosquitto's default in-flight window
@@ -58,25 +53,20 @@ export class MqttEventTransport implements EventTransport {
   private readonly options: MqttEventTransportOptions;
   private readonly prefix: string;
   private readonly clientId: string | undefined;
-  private readonly timeoutMs: number;
-  private readonly connectTimeoutMs: number;
   private readonly expiryS: number;
-  private readonly clock: Clock;
-  private readonly logger: Logger;
-  private client: MqttClient | undefined;
-  private readonly connection = new ConnectOnce(() => this.connect());
-  private closed = false;
+  private readonly settings: TransportSettings;
+  /** @internal */
+  protected readonly publisher: BrokerPublisher<MqttClient>;
 
   constructor(options: MqttEventTransportOptions) {
-    checkCommon(options);
+    super();
     this.url = parseMqttUrl(options.url, 'url');
     this.options = options;
     const fromUrl = mqttUrlOptions(this.url, 'url');
-    const prefix = fromCodeOrUrl(options.topicPrefix, fromUrl.topicPrefix, 'topicPrefix', 'topic_prefix');
-    this.prefix = checkPrefix(prefix ?? 'rmk', 'topicPrefix', '/');
+    this.prefix = mqttTopicPrefix(options.topicPrefix, fromUrl);
     this.clientId = fromCodeOrUrl(options.clientId, fromUrl.clientId, 'clientId', 'client_id');
-    this.timeoutMs = positiveMs(options.timeoutMs, 10_000, 'timeoutMs');
-    this.connectTimeoutMs = positiveMs(options.connectTimeoutMs, 5_000, 'connectTimeoutMs');
+    this.description = describeBrokerUrl(this.url);
+    this.settings = transportSettings(options, this.description);
     const expiryS = options.messageExpiryS ?? 600;
     if (!Number.isInteger(expiryS) || expiryS <= 0 || expiryS > 0xffffffff) {
       throw new ConfigError(
@@ -85,71 +75,58 @@ export class MqttEventTransport implements EventTransport {
       );
     }
     this.expiryS = expiryS;
-    this.clock = options.clock ?? systemClock;
-    this.description = describeBrokerUrl(this.url);
-    this.logger = (options.logger ?? silentLogger).child({ target: this.description });
+    this.publisher = new BrokerPublisher<MqttClient>(
+      {
+        system: 'mqtt',
+        notLive: `MQTT broker ${this.description} not connected`,
+        connect: () => this.connect(),
+        isLive: (client) => client.connected,
+        destination: (event) => this.topicOf(event),
+        publish: (client, topic, message) => this.publish(client, topic, message),
+        disconnect: (client) => client.endAsync(true).catch(() => undefined),
+      },
+      options,
+      this.settings,
+    );
   }
 
   /** The topic of an event: `<prefix>/<server>/<task_id>/<type>`, each level percent-encoded. */
   topicOf(event: { server: string; task_id: string; type: string }): string {
-    return [this.prefix, nameToken(event.server), nameToken(event.task_id), nameToken(event.type)].join('/');
+    return eventAddress(this.prefix, '/', event);
   }
 
-  /**
-   * Connects once. @throws ConfigError naming `RVC_CALLBACK_URL` with the fix when the broker
-   * cannot be reached or refuses the connection within `connectTimeoutMs`.
-   */
-  open(): Promise<void> {
-    return this.connection.open();
-  }
-
-  async send(delivery: EventDelivery): Promise<DeliveryOutcome> {
-    if (this.closed) return { ok: false, error: 'transport closed' };
-    const notReady = await this.connection.ready();
-    if (notReady !== undefined) return { ok: false, error: notReady };
-    const client = this.client;
-    if (!client?.connected) return { ok: false, error: `MQTT broker ${this.description} not connected` };
-    const { payload, headers } = signMessage(
-      delivery,
-      this.options.serverName,
-      this.options.secret,
-      this.clock,
+  private async publish(
+    client: MqttClient,
+    topic: string,
+    { payload, headers }: SignedMessage,
+  ): Promise<undefined> {
+    const { timeoutMs } = this.settings;
+    await withTimeout(
+      client.publishAsync(topic, payload, {
+        qos: 1,
+        properties: {
+          contentType: EVENT_CONTENT_TYPE,
+          payloadFormatIndicator: true,
+          messageExpiryInterval: this.expiryS,
+          // the signed X-RVC-* headers and, when traced, traceparent/tracestate (MQTT 5)
+          userProperties: { ...headers },
+        },
+      }),
+      timeoutMs,
+      `no PUBACK within ${timeoutMs} ms`,
     );
-    const topic = this.topicOf(delivery.event);
-    return publishAttempt(delivery, this.logger, { system: 'mqtt', destination: topic }, async () => {
-      await withTimeout(
-        client.publishAsync(topic, payload, {
-          qos: 1,
-          properties: {
-            contentType: EVENT_CONTENT_TYPE,
-            payloadFormatIndicator: true,
-            messageExpiryInterval: this.expiryS,
-            // the signed X-RVC-* headers and, when traced, traceparent/tracestate (MQTT 5)
-            userProperties: { ...headers },
-          },
-        }),
-        this.timeoutMs,
-        `no PUBACK within ${this.timeoutMs} ms`,
-      );
-      return undefined;
-    });
+    return undefined;
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
-    const client = this.client;
-    this.client = undefined;
-    if (client) await client.endAsync(true).catch(() => undefined);
-  }
-
-  private async connect(): Promise<void> {
+  private async connect(): Promise<MqttClient> {
+    const { logger, connectTimeoutMs } = this.settings;
     const options = this.clientOptions();
     const client = mqtt.connect(connectUrl(this.url), options);
-    watchMqttConnection(client, String(options.clientId), this.logger, TRANSPORT_FIX);
-    client.on('error', (err) => this.logger.warn('MQTT client error', { error: errorText(err) }));
-    client.on('connect', () => this.logger.info('MQTT broker connected'));
+    watchMqttConnection(client, String(options.clientId), logger, TRANSPORT_FIX);
+    client.on('error', (err) => logger.warn('MQTT client error', { error: errorText(err) }));
+    client.on('connect', () => logger.info('MQTT broker connected'));
     try {
-      await waitForConnect(client, this.connectTimeoutMs);
+      await waitForConnect(client, connectTimeoutMs);
     } catch (err) {
       await client.endAsync(true).catch(() => undefined);
       throw new ConfigError(
@@ -158,8 +135,7 @@ export class MqttEventTransport implements EventTransport {
           'start the broker (e.g. `mosquitto -d`), or fix the host, port, credentials or TLS settings',
       );
     }
-    if (this.closed) await client.endAsync(true);
-    else this.client = client;
+    return client;
   }
 
   private clientOptions(): IClientOptions {
@@ -170,9 +146,8 @@ export class MqttEventTransport implements EventTransport {
       clientId: this.clientId ?? `rmk-${options.serverName}-${random}`,
       clean: true,
       reconnectPeriod: 1_000,
-      connectTimeout: this.connectTimeoutMs,
-      username: options.username ?? (url.username ? decodeURIComponent(url.username) : undefined),
-      password: options.password ?? (url.password ? decodeURIComponent(url.password) : undefined),
+      connectTimeout: this.settings.connectTimeoutMs,
+      ...brokerCredentials(options, url),
       ...(options.tls ?? {}),
     };
   }

@@ -4,19 +4,6 @@ import { isoTime } from './iso-time.js';
 import { type JsonObject } from './json.types.js';
 import { EVENT_TYPES, type EventType, SCHEMA_VERSION } from './schema.js';
 
-/** Init fields of {@link TaskEvent}; `schema_version` defaults to {@link SCHEMA_VERSION}. */
-export interface TaskEventInit {
-  schema_version?: number;
-  event_id: string;
-  task_id: string;
-  server: string;
-  tool: string;
-  type: EventType;
-  seq: number;
-  ts: Date;
-  payload: JsonObject;
-}
-
 /** The wire form of a TaskEvent: exactly the spec's field names, in the spec's order. */
 export interface TaskEventJson {
   schema_version: number;
@@ -29,6 +16,15 @@ export interface TaskEventJson {
   ts: string;
   payload: JsonObject;
 }
+
+/**
+ * Init fields of {@link TaskEvent}: the wire form's, with `ts` a `Date` and `schema_version`
+ * optional (default {@link SCHEMA_VERSION}).
+ */
+export type TaskEventInit = Omit<TaskEventJson, 'schema_version' | 'ts'> & {
+  schema_version?: number;
+  ts: Date;
+};
 
 /** One event pushed to the app: the body of an event POST (spec §3.1). */
 export class TaskEvent {

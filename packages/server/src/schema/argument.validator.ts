@@ -30,15 +30,28 @@ export async function validateArguments(
       );
     return {};
   }
-  const instance = plainToInstance(dto, input) as object;
+  const { instance, problems } = await validateStrictly(dto, input);
+  if (problems.length > 0) throw new ToolArgumentsError(tool, problems);
+  return instance;
+}
+
+/**
+ * `plain` transformed into an instance of `dto`, and what class-validator finds wrong with it
+ * (one line per failed constraint, see {@link describe}), strictly: a property the DTO does not
+ * declare is a problem. Tool arguments and tool outputs are both held to this.
+ */
+export async function validateStrictly(
+  dto: DtoClass,
+  plain: object,
+): Promise<{ instance: object; problems: string[] }> {
+  const instance = plainToInstance(dto, plain) as object;
   const errors = await validate(instance, {
     whitelist: true,
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,
     validationError: { target: false, value: false },
   });
-  if (errors.length > 0) throw new ToolArgumentsError(tool, describe(errors, ''));
-  return instance;
+  return { instance, problems: describe(errors, '') };
 }
 
 /** One "path: message" line per failed constraint, nested properties as `a.b`. */

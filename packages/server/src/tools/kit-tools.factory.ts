@@ -4,6 +4,7 @@ import { exploreTools } from '../scanning/tool.explorer.js';
 import { plainTool, type PlainToolDeps } from './decorated-tools.factory.js';
 import { KIT_OUTPUT_SCHEMAS } from './kit-output.schemas.js';
 import { type RegisteredTool } from './registered-tool.js';
+import { type ToolArgs } from '../metadata/decorator-args.types.js';
 
 /**
  * The kit's own tools (reconciliation, event feed) through the authors' path: `instance`'s class
@@ -38,4 +39,12 @@ export function kitJsonResult(value: object, text: string = JSON.stringify(value
     content: [{ type: 'text', text }],
     structuredContent: value as Record<string, unknown>,
   };
+}
+
+/**
+ * The `@Tool` arguments of a kit tool that only reads (the reconciliation and event-feed tools):
+ * annotated read-only and closed-world, its title also the annotations' title.
+ */
+export function readOnlyKitTool(name: string, description: string, title: string): ToolArgs {
+  return { name, description, title, annotations: { title, readOnlyHint: true, openWorldHint: false } };
 }

@@ -8,7 +8,7 @@ import { type DtoSchemaBuilder } from '../schema/dto-schema.js';
 import { type TaskOwners } from '../auth/task-owners.js';
 import { type TaskStoreBridge } from '../runtime/task-store.bridge.js';
 import { type ToolCallContext } from './decorated-tools.factory.js';
-import { createKitTools, kitJsonResult } from './kit-tools.factory.js';
+import { createKitTools, kitJsonResult, readOnlyKitTool } from './kit-tools.factory.js';
 import { type RegisteredTool, type ToolCall } from './registered-tool.js';
 import { MAX_LIST_LIMIT, pageOfTasks } from './task-list.pager.js';
 import { kitToolResult } from './tool-results.js';
@@ -90,12 +90,7 @@ export class ReconciliationTools {
     private readonly owners?: Pick<TaskOwners, 'scopeOfSession' | 'allows'>,
   ) {}
 
-  @Tool({
-    name: 'get_task',
-    description: `${GET_TASK} ${SUFFIX}`,
-    title: 'Get task status',
-    annotations: { title: 'Get task status', readOnlyHint: true, openWorldHint: false },
-  })
+  @Tool(readOnlyKitTool('get_task', `${GET_TASK} ${SUFFIX}`, 'Get task status'))
   getTask(args: GetTaskArgs, _ctx: ToolCallContext, call: ToolCall): Promise<CallToolResult> {
     return kitToolResult(async () =>
       kitJsonResult(
@@ -131,12 +126,7 @@ export class ReconciliationTools {
     });
   }
 
-  @Tool({
-    name: 'list_tasks',
-    description: `${LIST_TASKS} ${SUFFIX}`,
-    title: 'List tasks',
-    annotations: { title: 'List tasks', readOnlyHint: true, openWorldHint: false },
-  })
+  @Tool(readOnlyKitTool('list_tasks', `${LIST_TASKS} ${SUFFIX}`, 'List tasks'))
   listTasks(args: ListTasksArgs, _ctx: ToolCallContext, call: ToolCall): Promise<CallToolResult> {
     return kitToolResult(async () => {
       const { stored, taskManager } = this;

@@ -1,10 +1,8 @@
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type Logger } from '@robot-mcp-kit/core';
-import { plainToInstance } from 'class-transformer';
-import { validate } from 'class-validator';
 import { type DtoClass } from '../metadata/decorator-args.types.js';
 import { type PlainToolDefinition } from '../metadata/definitions.types.js';
-import { describe } from '../schema/argument.validator.js';
+import { validateStrictly } from '../schema/argument.validator.js';
 import { type DtoSchemaBuilder, type JsonSchema } from '../schema/dto-schema.js';
 import { toolErrorResult } from './tool-results.js';
 
@@ -54,14 +52,8 @@ async function problemsOf(structured: unknown, dto: DtoClass, schema: JsonSchema
     return ['it returned no object (a string, nothing, or a CallToolResult without structuredContent)'];
   }
   const record = structured as Record<string, unknown>;
-  const instance = plainToInstance(dto, record) as object;
-  const errors = await validate(instance, {
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    forbidUnknownValues: true,
-    validationError: { target: false, value: false },
-  });
-  return [...describe(errors, ''), ...nullsNotAllowed(record, schema)];
+  const { problems } = await validateStrictly(dto, record);
+  return [...problems, ...nullsNotAllowed(record, schema)];
 }
 
 /**

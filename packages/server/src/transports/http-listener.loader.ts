@@ -1,6 +1,4 @@
-import { type Logger } from '@robot-mcp-kit/core';
-import { type TransportConfig } from '../runtime/server-config.js';
-import { type HttpListener, type HttpListenerOptions, type SessionOpener } from './http.listener.js';
+import type * as Listener from './http.listener.js';
 
 /**
  * The HTTP listener (`http.listener.ts`), loaded on first use: the HTTP listener and the
@@ -8,11 +6,8 @@ import { type HttpListener, type HttpListenerOptions, type SessionOpener } from 
  * a stdio server never pays for them at start-up.
  */
 export async function listenHttp(
-  config: TransportConfig,
-  open: SessionOpener,
-  logger: Logger,
-  options: HttpListenerOptions = {},
-): Promise<HttpListener> {
+  ...args: Parameters<typeof Listener.listenHttp>
+): ReturnType<typeof Listener.listenHttp> {
   const listener = await import('./http.listener.js');
-  return listener.listenHttp(config, open, logger, options);
+  return listener.listenHttp(...args);
 }

@@ -14,7 +14,7 @@ import { ToolArgumentsError } from '../../errors/server.error.js';
 import { Tool } from '../../decorators/tool.decorator.js';
 import { type DtoSchemaBuilder } from '../../schema/dto-schema.js';
 import { type ToolCallContext } from '../../tools/decorated-tools.factory.js';
-import { createKitTools, kitJsonResult } from '../../tools/kit-tools.factory.js';
+import { createKitTools, kitJsonResult, readOnlyKitTool } from '../../tools/kit-tools.factory.js';
 import { type RegisteredTool, type ToolCall } from '../../tools/registered-tool.js';
 import { kitToolResult } from '../../tools/tool-results.js';
 import { type TaskOwners } from '../../auth/task-owners.js';
@@ -155,12 +155,7 @@ export class EventFeedTools {
     ]);
   }
 
-  @Tool({
-    name: 'get_events',
-    description: `${GET_EVENTS} ${SUFFIX}`,
-    title: READ_TITLE,
-    annotations: { title: READ_TITLE, readOnlyHint: true, openWorldHint: false },
-  })
+  @Tool(readOnlyKitTool('get_events', `${GET_EVENTS} ${SUFFIX}`, READ_TITLE))
   getEvents(args: GetEventsArgs, _ctx: ToolCallContext, call: ToolCall): Promise<CallToolResult> {
     return kitToolResult(async () => {
       const limit = args.limit ?? DEFAULT_EVENTS_LIMIT;
@@ -175,12 +170,7 @@ export class EventFeedTools {
     return (taskId) => owners.allows(scope, taskId);
   }
 
-  @Tool({
-    name: 'wait_for_event',
-    description: `${WAIT_FOR_EVENT} ${SUFFIX}`,
-    title: WAIT_TITLE,
-    annotations: { title: WAIT_TITLE, readOnlyHint: true, openWorldHint: false },
-  })
+  @Tool(readOnlyKitTool('wait_for_event', `${WAIT_FOR_EVENT} ${SUFFIX}`, WAIT_TITLE))
   waitForEvent(args: WaitForEventArgs, _ctx: ToolCallContext, call: ToolCall): Promise<CallToolResult> {
     return kitToolResult(async () => kitJsonResult(await this.wait(args, call)));
   }
