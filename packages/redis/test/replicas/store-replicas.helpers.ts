@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeAll } from '@jest/globals';
+import { afterAll, afterEach, beforeAll } from '@jest/globals';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -41,6 +41,28 @@ export function replicaSuite(): { resources: Resources; prefix: string } {
   return { resources, prefix };
 }
 
+/**
+ * {@link replicaSuite} for tests that share processes: `shared` (the replicas, receivers and clients a
+ * `beforeAll` starts) and the store under `prefix` last until the file's last test, `resources` is
+ * cleaned after each test. Only for tests that need no fresh replica: none kills, stops or latches
+ * the shared ones, and what a test asserts on a shared replica's log is what it logged since then.
+ */
+export function sharedReplicaSuite(): { resources: Resources; shared: Resources; prefix: string } {
+  const resources = new Resources();
+  const shared = new Resources();
+  const prefix = uniquePrefix();
+  beforeAll(() => requireReplicaBuilt());
+  afterEach(() => resources.cleanup());
+  afterAll(async () => {
+    await shared.cleanup();
+    await dropPrefix(prefix);
+  });
+  return { resources, shared, prefix };
+}
+
+/** How long a `beforeAll` starting replicas may take (a safety net: a loaded machine is slow). */
+export const START_LIMIT_MS = 120_000;
+
 /** One replica of the fixture server (`store-replica.mjs`), listening on its own port. */
 export interface Replica extends Spawned {
   readonly url: string;
@@ -76,6 +98,22 @@ export async function startReplica(
   });
   const url = await listeningUrl(spawned, 60_000);
   return { ...spawned, url };
+}
+
+/**
+ * Starts one replica per entry of `envs` (each on top of `options.env`) at the same time, all sharing
+ * the store under `options.prefix`; resolves once every one listens. A start is mostly loading the
+ * built modules, so the starts overlap instead of queueing one after another.
+ */
+export async function startReplicas<const Envs extends readonly Record<string, string>[]>(
+  resources: Resources,
+  options: { prefix: string; callbackUrl: string; env?: Record<string, string> },
+  envs: Envs,
+): Promise<{ -readonly [K in keyof Envs]: Replica }> {
+  const started = await Promise.all(
+    envs.map((env) => startReplica(resources, { ...options, env: { ...options.env, ...env } })),
+  );
+  return started as { -readonly [K in keyof Envs]: Replica };
 }
 
 /** An MCP SDK client of a replica, closed by `resources`. */
