@@ -69,7 +69,7 @@ describe('the e-stop latches on every replica sharing the store (real processes,
     expect((await callTool(onTwo, 'rearm')).isError).toBeFalsy();
     expect((await drive(onOne)).task_id).toEqual(expect.any(String));
     expect((await drive(onTwo)).task_id).toEqual(expect.any(String));
-  });
+  }, 240_000);
 
   it('the e-stop cancels the running actuating tasks of the replica it reaches', async () => {
     const receiver = new SignedReceiver(REPLICA_SECRET);

@@ -61,7 +61,7 @@ export function sharedReplicaSuite(): { resources: Resources; shared: Resources;
 }
 
 /** How long a `beforeAll` starting replicas may take (a safety net: a loaded machine is slow). */
-export const START_LIMIT_MS = 120_000;
+export const START_LIMIT_MS = 180_000;
 
 /** One replica of the fixture server (`store-replica.mjs`), listening on its own port. */
 export interface Replica extends Spawned {
@@ -82,10 +82,16 @@ export async function dropPrefix(prefix: string): Promise<void> {
   }
 }
 
-/** Starts a replica sharing the store under `prefix`, with `env` on top; resolves once it listens. */
+/** How long one replica may take to listen (a safety net: on a loaded machine a start is slow). */
+const LISTEN_LIMIT_MS = 60_000;
+
+/**
+ * Starts a replica sharing the store under `prefix`, with `env` on top; resolves once it listens
+ * (`limitMs`: the safety net, longer when other starts share the machine at the same time).
+ */
 export async function startReplica(
   resources: Resources,
-  options: { prefix: string; callbackUrl: string; env?: Record<string, string> },
+  options: { prefix: string; callbackUrl: string; env?: Record<string, string>; limitMs?: number },
 ): Promise<Replica> {
   const spawned = spawnNode(resources, REPLICA, {
     MCP_TRANSPORT: 'streamable-http',
@@ -96,7 +102,7 @@ export async function startReplica(
     RVC_EVENT_SECRET: REPLICA_SECRET,
     ...options.env,
   });
-  const url = await listeningUrl(spawned, 60_000);
+  const url = await listeningUrl(spawned, options.limitMs ?? LISTEN_LIMIT_MS);
   return { ...spawned, url };
 }
 
@@ -110,8 +116,10 @@ export async function startReplicas<const Envs extends readonly Record<string, s
   options: { prefix: string; callbackUrl: string; env?: Record<string, string> },
   envs: Envs,
 ): Promise<{ -readonly [K in keyof Envs]: Replica }> {
+  // the starts share the machine: each gets the time they would have had one after another
+  const limitMs = LISTEN_LIMIT_MS * envs.length;
   const started = await Promise.all(
-    envs.map((env) => startReplica(resources, { ...options, env: { ...options.env, ...env } })),
+    envs.map((env) => startReplica(resources, { ...options, env: { ...options.env, ...env }, limitMs })),
   );
   return started as { -readonly [K in keyof Envs]: Replica };
 }

@@ -61,5 +61,5 @@ describe('task ids across replicas sharing a store (real processes, real Redis)'
     } finally {
       await admin.close();
     }
-  });
+  }, 240_000);
 });

@@ -87,5 +87,5 @@ describe('who may see, list and cancel a task: one rule on every replica (real p
       expect(await call(bob, 'get_task', { task_id: second })).toEqual({ error: 'not_found' });
       expect(await listedIds(bob)).toEqual([]);
     }
-  });
+  }, 240_000);
 });
