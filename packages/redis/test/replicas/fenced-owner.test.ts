@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { until, waitFor } from '../../../../test/support/until.js';
 import { connectAdmin } from '../redis-test.helpers.js';
 import { SkewTolerantReceiver } from './event-receiver.helpers.js';
-import { connectClient, replicaSuite, startReplicas, startTask } from './store-replicas.helpers.js';
+import { connectClient, replicaSuite, startReplica, startTask } from './store-replicas.helpers.js';
 
 const LEASE_MS = '1500';
 
@@ -14,10 +14,16 @@ describe('an owner paused past its lease (real processes, SIGSTOP/SIGCONT, real 
     const callbackUrl = await receiver.start();
     resources.onCleanup(() => receiver.close());
     const env = { RMK_STORE_LEASE_MS: LEASE_MS, TICK_MS: '50' };
-    const [a, b] = await startReplicas(resources, { prefix, callbackUrl, env }, [
-      { RMK_REPLICA_ID: 'robot-a' },
-      { RMK_REPLICA_ID: 'robot-b' },
-    ]);
+    const a = await startReplica(resources, {
+      prefix,
+      callbackUrl,
+      env: { ...env, RMK_REPLICA_ID: 'robot-a' },
+    });
+    const b = await startReplica(resources, {
+      prefix,
+      callbackUrl,
+      env: { ...env, RMK_REPLICA_ID: 'robot-b' },
+    });
     const taskId = await startTask(await connectClient(resources, a.url), 'tick');
     const ofTask = () => receiver.accepted.filter((e) => e.task_id === taskId);
     await waitFor('A driving its task', () => ofTask().length >= 3, 60_000, a.exited);
@@ -54,10 +60,16 @@ describe('an owner paused past its lease (real processes, SIGSTOP/SIGCONT, real 
     const callbackUrl = await receiver.start();
     resources.onCleanup(() => receiver.close());
     const env = { RMK_STORE_LEASE_MS: LEASE_MS };
-    const [a, b] = await startReplicas(resources, { prefix, callbackUrl, env }, [
-      { RMK_REPLICA_ID: 'robot-a' },
-      { RMK_REPLICA_ID: 'robot-b' },
-    ]);
+    const a = await startReplica(resources, {
+      prefix,
+      callbackUrl,
+      env: { ...env, RMK_REPLICA_ID: 'robot-a' },
+    });
+    const b = await startReplica(resources, {
+      prefix,
+      callbackUrl,
+      env: { ...env, RMK_REPLICA_ID: 'robot-b' },
+    });
     const admin = await connectAdmin();
     resources.onCleanup(() => admin.close());
     const epochKey = `${prefix}epoch:robot-a`;
