@@ -1,6 +1,7 @@
-import { describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type Resources } from '../../../../test/support/processes.js';
 import { SignedReceiver } from '../../../../test/support/signed-receiver.js';
 import { until } from '../../../../test/support/until.js';
 import { connectAdmin } from '../redis-test.helpers.js';
@@ -9,7 +10,9 @@ import {
   REPLICA_SECRET,
   type Replica,
   replicaSuite,
-  startReplica,
+  sharedReplicaSuite,
+  START_LIMIT_MS,
+  startReplicas,
 } from './store-replicas.helpers.js';
 
 const LEASE_MS = '3000';
@@ -50,29 +53,31 @@ async function runningMoves(client: Client, tool = 'move'): Promise<string[]> {
   return tasks.filter((t) => t.tool === tool && t.state === 'running').map((t) => t.task_id);
 }
 
-describe('one mover at a time across replicas, and the e-stop of every replica (real processes, real Redis)', () => {
-  const { resources, prefix } = replicaSuite();
+/** Two replicas, robot-a and robot-b, sharing the store under `prefix`, and a client of each. */
+async function twoReplicas(bag: Resources, prefix: string): Promise<[Replica, Replica, Client, Client]> {
+  const receiver = new SignedReceiver(REPLICA_SECRET);
+  const callbackUrl = await receiver.start();
+  bag.onCleanup(() => receiver.close());
+  const env = { RMK_STORE_LEASE_MS: LEASE_MS, TICK_MS: '50' };
+  const [a, b] = await startReplicas(bag, { prefix, callbackUrl, env }, [
+    { RMK_REPLICA_ID: 'robot-a' },
+    { RMK_REPLICA_ID: 'robot-b' },
+  ]);
+  const [onA, onB] = await Promise.all([connectClient(bag, a.url), connectClient(bag, b.url)]);
+  return [a, b, onA, onB];
+}
 
-  async function twoReplicas(): Promise<[Replica, Replica, Client, Client]> {
-    const receiver = new SignedReceiver(REPLICA_SECRET);
-    const callbackUrl = await receiver.start();
-    resources.onCleanup(() => receiver.close());
-    const env = { RMK_STORE_LEASE_MS: LEASE_MS, TICK_MS: '50' };
-    const a = await startReplica(resources, {
-      prefix,
-      callbackUrl,
-      env: { ...env, RMK_REPLICA_ID: 'robot-a' },
-    });
-    const b = await startReplica(resources, {
-      prefix,
-      callbackUrl,
-      env: { ...env, RMK_REPLICA_ID: 'robot-b' },
-    });
-    return [a, b, await connectClient(resources, a.url), await connectClient(resources, b.url)];
-  }
+describe('one mover at a time across replicas, and the e-stop of every replica (real processes, real Redis)', () => {
+  // These three share two replicas: none kills one, each leaves the movers' lease free or takes it
+  // itself last (the e-stop test runs last and re-arms), and a log is read from the test's start on.
+  const { resources, shared, prefix } = sharedReplicaSuite();
+  let pair: [Replica, Replica, Client, Client];
+  beforeAll(async () => {
+    pair = await twoReplicas(shared, prefix);
+  }, START_LIMIT_MS);
 
   it('two replicas racing to start a drive: exactly one runs each time, the other is refused ACTUATOR_BUSY', async () => {
-    const [, , onA, onB] = await twoReplicas();
+    const [, , onA, onB] = pair;
     const admin = await connectAdmin();
     resources.onCleanup(() => admin.close());
     for (let round = 1; round <= ROUNDS; round += 1) {
@@ -99,7 +104,8 @@ describe('one mover at a time across replicas, and the e-stop of every replica (
   }, 240_000);
 
   it('preempt across replicas: a navigate on B cancels the one running on A (its body sees the abort), then runs', async () => {
-    const [a, , onA, onB] = await twoReplicas();
+    const [a, , onA, onB] = pair;
+    const logged = a.stderr().length;
     const first = await move(onA, 'navigate');
     expect(first.task_id).toEqual(expect.any(String));
     const second = await move(onB, 'navigate');
@@ -110,7 +116,11 @@ describe('one mover at a time across replicas, and the e-stop of every replica (
       "A's navigate cancelled",
       60_000,
     );
-    await until(() => /navigate body aborted/.test(a.stderr()), "A's body saw the abort", 60_000);
+    await until(
+      () => /navigate body aborted/.test(a.stderr().slice(logged)),
+      "A's body saw the abort",
+      60_000,
+    );
     expect(await stateOf(onB, second.task_id!)).toBe('running');
     // exactly one runs across both replicas: B's
     expect(await runningMoves(onA, 'navigate')).toEqual([second.task_id]);
@@ -126,8 +136,33 @@ describe('one mover at a time across replicas, and the e-stop of every replica (
     expect(await runningMoves(onB, 'navigate')).toEqual([third.task_id]);
   }, 240_000);
 
+  it('an e-stop on replica A stops the mover running on replica B, and refuses movers on both until re-armed', async () => {
+    const [, b, onA, onB] = pair;
+    const logged = b.stderr().length;
+    const running = await move(onB);
+    expect(running.task_id).toEqual(expect.any(String));
+
+    expect((await callTool(onA, 'estop')).isError).toBeFalsy();
+    await until(
+      async () => (await stateOf(onB, running.task_id!)) === 'cancelled',
+      "B's mover cancelled",
+      60_000,
+    );
+    await until(() => /move body aborted/.test(b.stderr().slice(logged)), "B's body saw the abort", 60_000);
+    for (const client of [onA, onB]) {
+      expect(await move(client)).toMatchObject({ isError: true, error_code: 'ESTOPPED' });
+    }
+    expect((await callTool(onB, 'rearm')).isError).toBeFalsy();
+    const again = await move(onA);
+    expect(again.task_id).toEqual(expect.any(String));
+  }, 240_000);
+});
+
+describe('a mover holder killed with kill -9 (real processes, real Redis)', () => {
+  const { resources, prefix } = replicaSuite();
+
   it('a holder killed with kill -9: its lease is taken over once it expired, never before', async () => {
-    const [a, b, onA, onB] = await twoReplicas();
+    const [a, b, onA, onB] = await twoReplicas(resources, prefix);
     const held = await move(onA);
     expect(held.task_id).toEqual(expect.any(String));
     const busy = await move(onB);
@@ -148,25 +183,5 @@ describe('one mover at a time across replicas, and the e-stop of every replica (
     );
     expect(await stateOf(onB, next!.task_id!)).toBe('running');
     expect(b.stderr()).toMatch(/actuator lease taken over from a lost replica/);
-  }, 240_000);
-
-  it('an e-stop on replica A stops the mover running on replica B, and refuses movers on both until re-armed', async () => {
-    const [, b, onA, onB] = await twoReplicas();
-    const running = await move(onB);
-    expect(running.task_id).toEqual(expect.any(String));
-
-    expect((await callTool(onA, 'estop')).isError).toBeFalsy();
-    await until(
-      async () => (await stateOf(onB, running.task_id!)) === 'cancelled',
-      "B's mover cancelled",
-      60_000,
-    );
-    await until(() => /move body aborted/.test(b.stderr()), "B's body saw the abort", 60_000);
-    for (const client of [onA, onB]) {
-      expect(await move(client)).toMatchObject({ isError: true, error_code: 'ESTOPPED' });
-    }
-    expect((await callTool(onB, 'rearm')).isError).toBeFalsy();
-    const again = await move(onA);
-    expect(again.task_id).toEqual(expect.any(String));
   }, 240_000);
 });

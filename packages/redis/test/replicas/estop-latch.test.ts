@@ -8,6 +8,7 @@ import {
   REPLICA_SECRET,
   replicaSuite,
   startReplica,
+  startReplicas,
   startTask,
 } from './store-replicas.helpers.js';
 
@@ -32,9 +33,11 @@ describe('the e-stop latches on every replica sharing the store (real processes,
     const receiver = new SignedReceiver(REPLICA_SECRET);
     const callbackUrl = await receiver.start();
     resources.onCleanup(() => receiver.close());
-    const one = await startReplica(resources, { prefix, callbackUrl });
-    const two = await startReplica(resources, { prefix, callbackUrl });
-    const [onOne, onTwo] = [await connectClient(resources, one.url), await connectClient(resources, two.url)];
+    const [one, two] = await startReplicas(resources, { prefix, callbackUrl }, [{}, {}]);
+    const [onOne, onTwo] = await Promise.all([
+      connectClient(resources, one.url),
+      connectClient(resources, two.url),
+    ]);
 
     const before = await drive(onTwo);
     expect(before.task_id).toEqual(expect.any(String));
@@ -66,7 +69,7 @@ describe('the e-stop latches on every replica sharing the store (real processes,
     expect((await callTool(onTwo, 'rearm')).isError).toBeFalsy();
     expect((await drive(onOne)).task_id).toEqual(expect.any(String));
     expect((await drive(onTwo)).task_id).toEqual(expect.any(String));
-  });
+  }, 240_000);
 
   it('the e-stop cancels the running actuating tasks of the replica it reaches', async () => {
     const receiver = new SignedReceiver(REPLICA_SECRET);

@@ -4,7 +4,7 @@ import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { until, waitFor } from '../../../../test/support/until.js';
 import { connectAdmin } from '../redis-test.helpers.js';
 import { SkewTolerantReceiver } from './event-receiver.helpers.js';
-import { connectClient, replicaSuite, startReplica, startTask } from './store-replicas.helpers.js';
+import { connectClient, replicaSuite, startReplicas, startTask } from './store-replicas.helpers.js';
 
 /** A lease a loaded CI machine's replica renews in time; the pause itself lasts until B acted. */
 const LEASE_MS = '3000';
@@ -30,16 +30,10 @@ describe('a fenced owner with a running task rejoins (real processes, SIGSTOP/SI
     const callbackUrl = await receiver.start();
     resources.onCleanup(() => receiver.close());
     const env = { RMK_STORE_LEASE_MS: LEASE_MS, TICK_MS: '50' };
-    const a = await startReplica(resources, {
-      prefix,
-      callbackUrl,
-      env: { ...env, RMK_REPLICA_ID: 'robot-a' },
-    });
-    const b = await startReplica(resources, {
-      prefix,
-      callbackUrl,
-      env: { ...env, RMK_REPLICA_ID: 'robot-b' },
-    });
+    const [a, b] = await startReplicas(resources, { prefix, callbackUrl, env }, [
+      { RMK_REPLICA_ID: 'robot-a' },
+      { RMK_REPLICA_ID: 'robot-b' },
+    ]);
     const admin = await connectAdmin();
     resources.onCleanup(() => admin.close());
     const epochKey = `${prefix}epoch:robot-a`;

@@ -69,5 +69,5 @@ describe('RMK_REPLICA_ID of replicas sharing a store (real processes, real Redis
       30_000,
       c.exited,
     );
-  });
+  }, 240_000);
 });

@@ -9,6 +9,7 @@ import {
   REPLICA_SECRET,
   replicaSuite,
   startReplica,
+  startReplicas,
   startTask,
 } from './store-replicas.helpers.js';
 
@@ -60,16 +61,10 @@ describe('store contents written without the event secret (real processes, real 
     resources.onCleanup(() => receiver.close());
     receiver.down = true; // A's events wait in the outbox
     const env = { RMK_STORE_LEASE_MS: LEASE_MS };
-    const a = await startReplica(resources, {
-      prefix,
-      callbackUrl,
-      env: { ...env, RMK_REPLICA_ID: 'robot-a' },
-    });
-    const b = await startReplica(resources, {
-      prefix,
-      callbackUrl,
-      env: { ...env, RMK_REPLICA_ID: 'robot-b' },
-    });
+    const [a, b] = await startReplicas(resources, { prefix, callbackUrl, env }, [
+      { RMK_REPLICA_ID: 'robot-a' },
+      { RMK_REPLICA_ID: 'robot-b' },
+    ]);
     const taskId = await startTask(await connectClient(resources, a.url), 'hold');
     const tried = await waitFor(
       "A's progress event refused by the receiver",

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeAll } from '@jest/globals';
+import { afterAll, afterEach, beforeAll } from '@jest/globals';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -41,6 +41,28 @@ export function replicaSuite(): { resources: Resources; prefix: string } {
   return { resources, prefix };
 }
 
+/**
+ * {@link replicaSuite} for tests that share processes: `shared` (the replicas, receivers and clients a
+ * `beforeAll` starts) and the store under `prefix` last until the file's last test, `resources` is
+ * cleaned after each test. Only for tests that need no fresh replica: none kills, stops or latches
+ * the shared ones, and what a test asserts on a shared replica's log is what it logged since then.
+ */
+export function sharedReplicaSuite(): { resources: Resources; shared: Resources; prefix: string } {
+  const resources = new Resources();
+  const shared = new Resources();
+  const prefix = uniquePrefix();
+  beforeAll(() => requireReplicaBuilt());
+  afterEach(() => resources.cleanup());
+  afterAll(async () => {
+    await shared.cleanup();
+    await dropPrefix(prefix);
+  });
+  return { resources, shared, prefix };
+}
+
+/** How long a `beforeAll` starting replicas may take (a safety net: a loaded machine is slow). */
+export const START_LIMIT_MS = 180_000;
+
 /** One replica of the fixture server (`store-replica.mjs`), listening on its own port. */
 export interface Replica extends Spawned {
   readonly url: string;
@@ -60,10 +82,16 @@ export async function dropPrefix(prefix: string): Promise<void> {
   }
 }
 
-/** Starts a replica sharing the store under `prefix`, with `env` on top; resolves once it listens. */
+/** How long one replica may take to listen (a safety net: on a loaded machine a start is slow). */
+const LISTEN_LIMIT_MS = 60_000;
+
+/**
+ * Starts a replica sharing the store under `prefix`, with `env` on top; resolves once it listens
+ * (`limitMs`: the safety net, longer when other starts share the machine at the same time).
+ */
 export async function startReplica(
   resources: Resources,
-  options: { prefix: string; callbackUrl: string; env?: Record<string, string> },
+  options: { prefix: string; callbackUrl: string; env?: Record<string, string>; limitMs?: number },
 ): Promise<Replica> {
   const spawned = spawnNode(resources, REPLICA, {
     MCP_TRANSPORT: 'streamable-http',
@@ -74,8 +102,26 @@ export async function startReplica(
     RVC_EVENT_SECRET: REPLICA_SECRET,
     ...options.env,
   });
-  const url = await listeningUrl(spawned, 60_000);
+  const url = await listeningUrl(spawned, options.limitMs ?? LISTEN_LIMIT_MS);
   return { ...spawned, url };
+}
+
+/**
+ * Starts one replica per entry of `envs` (each on top of `options.env`) at the same time, all sharing
+ * the store under `options.prefix`; resolves once every one listens. A start is mostly loading the
+ * built modules, so the starts overlap instead of queueing one after another.
+ */
+export async function startReplicas<const Envs extends readonly Record<string, string>[]>(
+  resources: Resources,
+  options: { prefix: string; callbackUrl: string; env?: Record<string, string> },
+  envs: Envs,
+): Promise<{ -readonly [K in keyof Envs]: Replica }> {
+  // the starts share the machine: each gets the time they would have had one after another
+  const limitMs = LISTEN_LIMIT_MS * envs.length;
+  const started = await Promise.all(
+    envs.map((env) => startReplica(resources, { ...options, env: { ...options.env, ...env }, limitMs })),
+  );
+  return started as { -readonly [K in keyof Envs]: Replica };
 }
 
 /** An MCP SDK client of a replica, closed by `resources`. */

@@ -3,7 +3,7 @@ import { exitOf } from '../../../../test/support/processes.js';
 import { until, waitFor } from '../../../../test/support/until.js';
 import { connectAdmin } from '../redis-test.helpers.js';
 import { SkewTolerantReceiver } from './event-receiver.helpers.js';
-import { connectClient, replicaSuite, startReplica, startTask } from './store-replicas.helpers.js';
+import { connectClient, replicaSuite, startReplicas, startTask } from './store-replicas.helpers.js';
 
 /** A lease a loaded CI machine's replica renews in time (under 1 s, a stall fences it: issue 27). */
 const LEASE_MS = '3000';
@@ -30,16 +30,10 @@ describe('take-over in order (real processes, kill -9, real Redis)', () => {
     resources.onCleanup(() => receiver.close());
     receiver.down = true; // A's events wait in its outbox
     const env = { RMK_STORE_LEASE_MS: LEASE_MS, HOLD_PROGRESS: String(PROGRESS) };
-    const a = await startReplica(resources, {
-      prefix,
-      callbackUrl,
-      env: { ...env, RMK_REPLICA_ID: 'robot-a' },
-    });
-    const b = await startReplica(resources, {
-      prefix,
-      callbackUrl,
-      env: { ...env, RMK_REPLICA_ID: 'robot-b' },
-    });
+    const [a, b] = await startReplicas(resources, { prefix, callbackUrl, env }, [
+      { RMK_REPLICA_ID: 'robot-a' },
+      { RMK_REPLICA_ID: 'robot-b' },
+    ]);
     const clientA = await connectClient(resources, a.url);
     const taskIds: string[] = [];
     for (let i = 0; i < TASKS; i += 1) taskIds.push(await startTask(clientA, 'hold'));

@@ -7,7 +7,7 @@ import {
   connectClient,
   REPLICA_SECRET,
   replicaSuite,
-  startReplica,
+  startReplicas,
   startTask,
 } from './store-replicas.helpers.js';
 
@@ -31,9 +31,11 @@ describe('task ids across replicas sharing a store (real processes, real Redis)'
     // both replicas draw 000001, 000002, ... (a fake at the kit's id generator port): every id B
     // draws first was handed out by A already
     const env = { FAKE_TASK_IDS: 'sequential' };
-    const a = await startReplica(resources, { prefix, callbackUrl, env });
-    const b = await startReplica(resources, { prefix, callbackUrl, env });
-    const [clientA, clientB] = [await connectClient(resources, a.url), await connectClient(resources, b.url)];
+    const [a, b] = await startReplicas(resources, { prefix, callbackUrl, env }, [{}, {}]);
+    const [clientA, clientB] = await Promise.all([
+      connectClient(resources, a.url),
+      connectClient(resources, b.url),
+    ]);
 
     const onA: string[] = [];
     const onB: string[] = [];
@@ -59,5 +61,5 @@ describe('task ids across replicas sharing a store (real processes, real Redis)'
     } finally {
       await admin.close();
     }
-  });
+  }, 240_000);
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import {
   Client as ModernClient,
   StreamableHTTPClientTransport as ModernTransport,
@@ -9,20 +9,28 @@ import { SkewTolerantReceiver } from './event-receiver.helpers.js';
 import {
   connectClient,
   type Replica,
-  replicaSuite,
-  startReplica,
+  sharedReplicaSuite,
+  START_LIMIT_MS,
+  startReplicas,
   startTask,
 } from './store-replicas.helpers.js';
 
 describe('tasks:// updates across replicas (real processes, real Redis, the SDK client)', () => {
-  const { resources, prefix } = replicaSuite();
-
-  it('a client subscribed to tasks://<id> on replica A is told when the task changes on replica B', async () => {
+  // Both tests run on the same two replicas: each watches a task of its own, started in the test.
+  const { resources, shared, prefix } = sharedReplicaSuite();
+  let a: Replica;
+  let b: Replica;
+  beforeAll(async () => {
     const receiver = new SkewTolerantReceiver();
     const callbackUrl = await receiver.start();
-    resources.onCleanup(() => receiver.close());
-    const a = await startReplica(resources, { prefix, callbackUrl, env: { RMK_REPLICA_ID: 'robot-a' } });
-    const b = await startReplica(resources, { prefix, callbackUrl, env: { RMK_REPLICA_ID: 'robot-b' } });
+    shared.onCleanup(() => receiver.close());
+    [a, b] = await startReplicas(shared, { prefix, callbackUrl }, [
+      { RMK_REPLICA_ID: 'robot-a' },
+      { RMK_REPLICA_ID: 'robot-b' },
+    ]);
+  }, START_LIMIT_MS);
+
+  it('a client subscribed to tasks://<id> on replica A is told when the task changes on replica B', async () => {
     const onA = await connectClient(resources, a.url);
     const onB = await connectClient(resources, b.url);
     const updated: string[] = [];
@@ -40,11 +48,6 @@ describe('tasks:// updates across replicas (real processes, real Redis, the SDK 
   }, 240_000);
 
   it('a 2026-07-28 client listening on replica B is told when a task of replica A finishes', async () => {
-    const receiver = new SkewTolerantReceiver();
-    const callbackUrl = await receiver.start();
-    resources.onCleanup(() => receiver.close());
-    const a = await startReplica(resources, { prefix, callbackUrl, env: { RMK_REPLICA_ID: 'robot-a' } });
-    const b = await startReplica(resources, { prefix, callbackUrl, env: { RMK_REPLICA_ID: 'robot-b' } });
     const onA = await connectClient(resources, a.url);
     const taskId = await startTask(onA, 'hold');
     const uri = `tasks://${taskId}`;

@@ -9,7 +9,7 @@ import {
   type Replica,
   REPLICA_SECRET,
   replicaSuite,
-  startReplica,
+  startReplicas,
   startTask,
 } from './store-replicas.helpers.js';
 
@@ -44,8 +44,7 @@ describe('who may see, list and cancel a task: one rule on every replica (real p
     const callbackUrl = await receiver.start();
     resources.onCleanup(() => receiver.close());
     const env = { TEST_TOKENS };
-    const one = await startReplica(resources, { prefix, callbackUrl, env });
-    const two = await startReplica(resources, { prefix, callbackUrl, env });
+    const [one, two] = await startReplicas(resources, { prefix, callbackUrl, env }, [{}, {}]);
     const [aliceOn1, aliceOn2] = [
       await clientOf(resources, one, TOKEN_A),
       await clientOf(resources, two, TOKEN_A),
@@ -88,5 +87,5 @@ describe('who may see, list and cancel a task: one rule on every replica (real p
       expect(await call(bob, 'get_task', { task_id: second })).toEqual({ error: 'not_found' });
       expect(await listedIds(bob)).toEqual([]);
     }
-  });
+  }, 240_000);
 });
