@@ -64,7 +64,10 @@ export interface HttpListenerOptions extends HttpSecurityOptions {
   modern?: McpServerFactory;
   /** The change-event bus of the 2026 leg's `subscriptions/listen` streams (default: its own). */
   modernBus?: ServerEventBus;
-  /** The kit's message stages of one 2026 exchange (JSON guard, tracing, task handle). */
+  /**
+   * The kit's message stages of one 2026 exchange (JSON guard, tracing, task handle).
+   * @internal
+   */
   modernStages?: () => readonly MessageStage[];
   /** The tools by name, for the per-tool scope check (with `auth.issuer` or `auth.scopes`). */
   toolOf?: (name: string) => ScopedTool | undefined;
