@@ -11,12 +11,12 @@ import { type KitRedisClient } from './redis.scripts.js';
 import { RetryBuffer } from './redis-outbox.retry.js';
 import { type RedisEventOutboxStats } from './redis-outbox.stats.js';
 import { type CarriedTaskWrite } from './task-write.scripts.js';
+import { LogThrottle } from './log-throttle.js';
 
 export type { RedisEventOutboxStats } from './redis-outbox.stats.js';
 export { OUTBOX_GROUP } from './redis-outbox.stream.js';
 
 const CLAIM_PAGES_PER_TICK = 10;
-const WARN_EVERY_MS = 10_000;
 /** A clock further than this from Redis server time is warned about at start-up. */
 export const CLOCK_WARN_MS = 5000;
 
@@ -62,7 +62,7 @@ export class RedisEventOutbox implements EventOutbox {
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
   private closed = false;
-  private readonly lastWarnAt = new Map<string, number>();
+  private readonly throttle = new LogThrottle();
   /**
    * This process's clock minus Redis server time (`TIME`), sampled at start and on every pass.
    * Stored first-post times are Redis time, so a replica whose clock is off computes the age of a
@@ -376,9 +376,7 @@ export class RedisEventOutbox implements EventOutbox {
 
   /** Logs `message` at most once per 10 s per kind. */
   private warn(kind: string, level: 'warn' | 'error', message: string, meta: Record<string, unknown>): void {
-    const now = Date.now();
-    if (now - (this.lastWarnAt.get(kind) ?? Number.NEGATIVE_INFINITY) < WARN_EVERY_MS) return;
-    this.lastWarnAt.set(kind, now);
+    if (!this.throttle.due(kind)) return;
     this.options.logger[level](message, meta);
   }
 }

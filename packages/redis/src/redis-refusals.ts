@@ -1,5 +1,6 @@
 import { type Logger } from '@robot-mcp-kit/core';
 import { errorText, positiveOption } from './redis-connection.js';
+import { LogThrottle } from './log-throttle.js';
 
 /** Default `Retry-After` (s) of a receiver-side store's 503 while Redis is unreachable. */
 export const DEFAULT_UNAVAILABLE_RETRY_AFTER_S = 5;
@@ -11,8 +12,6 @@ export const DEFAULT_UNAVAILABLE_RETRY_AFTER_S = 5;
 export function unavailableRetryAfterOption(value: number | undefined): number {
   return Math.ceil(positiveOption('unavailableRetryAfterS', value, DEFAULT_UNAVAILABLE_RETRY_AFTER_S));
 }
-
-const WARN_EVERY_MS = 10_000;
 
 /** What a receiver-side store answers when Redis did not: refuse with 503 + Retry-After. */
 export interface Unavailable {
@@ -26,7 +25,7 @@ export interface Unavailable {
  */
 export class RedisRefusals {
   private refused = 0;
-  private lastWarnAt = Number.NEGATIVE_INFINITY;
+  private readonly throttle = new LogThrottle();
 
   constructor(
     private readonly logger: Logger,
@@ -42,9 +41,7 @@ export class RedisRefusals {
   /** Records one refusal of the event keyed `key`; returns the answer to give. */
   refuse(error: unknown, key: string): Unavailable {
     this.refused += 1;
-    const now = Date.now();
-    if (now - this.lastWarnAt >= WARN_EVERY_MS) {
-      this.lastWarnAt = now;
+    if (this.throttle.due('refused')) {
       this.logger.warn(this.message, {
         key,
         error: errorText(error),

@@ -20,10 +20,9 @@ import {
 import { ActuatorLeases } from './actuator-lease.js';
 import { TaskLease } from './task-lease.js';
 import { TaskStoreKeys } from './task-store.keys.js';
+import { LogThrottle } from './log-throttle.js';
 import { type Refusal } from './store-contents.mac.js';
 import { type CarriedOutcome, type CarriedTaskWrite } from './task-write.scripts.js';
-
-const WARN_EVERY_MS = 10_000;
 
 /** Counters of a {@link RedisTaskStore}, this replica only. */
 export interface RedisTaskStoreStats {
@@ -71,9 +70,8 @@ export class RedisTaskStore implements TaskStore {
     refusedFenced: 0,
     cancelRequestsRefused: 0,
   };
-  private lastWarnAt = Number.NEGATIVE_INFINITY;
-  private lastRefusalAt = Number.NEGATIVE_INFINITY;
-  private lastCancelRefusalAt = Number.NEGATIVE_INFINITY;
+  /** Outages, refused records and refused cancel requests: each kind logged at most every 10 s. */
+  private readonly throttle = new LogThrottle();
   private closing: Promise<void> | undefined;
 
   /**
@@ -438,9 +436,7 @@ export class RedisTaskStore implements TaskStore {
     const refused = mac.check(['cancel', channel, taskId], space < 0 ? undefined : message.slice(space + 1));
     if (refused === undefined) return taskId;
     this.counts.cancelRequestsRefused += 1;
-    const now = Date.now();
-    if (now - this.lastCancelRefusalAt < WARN_EVERY_MS) return undefined;
-    this.lastCancelRefusalAt = now;
+    if (!this.throttle.due('cancel-refusal')) return undefined;
     this.options.logger.error(
       'cancel request without a valid MAC (not sent by a replica with the event secret); ignored',
       { task_id: taskId, reason: refused, refused_so_far: this.counts.cancelRequestsRefused },
@@ -450,9 +446,7 @@ export class RedisTaskStore implements TaskStore {
 
   private refused(taskId: string, reason: Refusal): void {
     this.counts.refusedUnauthentic += 1;
-    const now = Date.now();
-    if (now - this.lastRefusalAt < WARN_EVERY_MS) return;
-    this.lastRefusalAt = now;
+    if (!this.throttle.due('record-refusal')) return;
     this.options.logger.error(
       'task record without a valid MAC (not written by a replica with the event secret); ignored',
       { task_id: taskId, reason, refused_so_far: this.counts.refusedUnauthentic },
@@ -485,9 +479,7 @@ export class RedisTaskStore implements TaskStore {
 
   private outage(what: string, error: unknown): void {
     this.counts.errors += 1;
-    const now = Date.now();
-    if (now - this.lastWarnAt < WARN_EVERY_MS) return;
-    this.lastWarnAt = now;
+    if (!this.throttle.due('outage')) return;
     this.options.logger.warn(`Redis did not answer (${what}); retrying`, {
       error: errorText(error),
       errors: this.counts.errors,
