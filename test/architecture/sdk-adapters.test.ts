@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
+import { sourceFiles } from './source-files.js';
 import ts from 'typescript';
 
 // The MCP SDKs are adapted, not patched (issue 30): the kit composes around them through their
@@ -12,16 +13,6 @@ const SDK_MODULE = /^@modelcontextprotocol\//;
 /** SDK classes whose subclassing means overriding the protocol machinery (error classes are fine). */
 const SDK_CORE_CLASS = /^(Server|McpServer|Protocol|Client)$|Transport$/;
 const HANDLER_PROPERTIES = new Set(['onmessage', 'onclose', 'onerror', 'send']);
-
-function sourceFiles(dir: string): string[] {
-  const files: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) files.push(...sourceFiles(path));
-    else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) files.push(path);
-  }
-  return files;
-}
 
 /** The names a file imports from an MCP SDK module. */
 function sdkImports(source: ts.SourceFile): Set<string> {

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
+import { sourceFiles } from './source-files.js';
 import ts from 'typescript';
 
 // The server's layers (docs/architecture.md): `runtime/` is the app's machinery and the ports the
@@ -8,16 +9,6 @@ import ts from 'typescript';
 // other way round. What both need (the task views of the two MCP legs) lives outside `features/`,
 // and the composition root that picks the built-in features is `bootstrap/`.
 const SERVER_SRC = resolve('packages/server/src');
-
-function sourceFiles(dir: string): string[] {
-  const files: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) files.push(...sourceFiles(path));
-    else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) files.push(path);
-  }
-  return files;
-}
 
 /** Relative module specifiers of `text` (static, type-only, re-exports and dynamic `import()`). */
 function relativeSpecifiers(text: string): string[] {

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
+import { sourceFiles } from './source-files.js';
 import ts from 'typescript';
 
 // One task projection (issue 30): the server's surfaces read a task and follow its changes through
@@ -16,16 +17,6 @@ const ALLOWED = [
   'runtime/actuator-leases.ts',
   'bootstrap/run-server.ts',
 ];
-
-function sourceFiles(dir: string): string[] {
-  const files: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) files.push(...sourceFiles(path));
-    else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) files.push(path);
-  }
-  return files;
-}
 
 /** The `x.onChange(...)` calls of `text` whose receiver is a TaskManager (`taskManager`, `this.manager`). */
 export function taskManagerSubscriptions(text: string): string[] {

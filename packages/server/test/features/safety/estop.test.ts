@@ -1,47 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { type JsonObject, type TaskContext } from '@robot-mcp-kit/core';
-import { CapabilityServer, LongRunningTool, NoArgs, Tool } from '@robot-mcp-kit/server';
+import { CapabilityServer, NoArgs, Tool } from '@robot-mcp-kit/server';
 import { connectTestClient, type TestClient } from '@robot-mcp-kit/server/testing';
-
-@CapabilityServer({ name: 'latched', version: '0.0.1' })
-class LatchedServer {
-  readonly ran: string[] = [];
-
-  @LongRunningTool({ description: 'Drive until cancelled', actuates: true, args: NoArgs })
-  async drive(_args: unknown, ctx: TaskContext): Promise<JsonObject> {
-    this.ran.push('drive');
-    await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
-    return {};
-  }
-
-  @Tool({ description: 'Blink the light', actuates: true, args: NoArgs })
-  blink(): string {
-    this.ran.push('blink');
-    return 'blinked';
-  }
-
-  @Tool({ description: 'Open the door', actuates: true, confirm: 'Open the door?', args: NoArgs })
-  openDoor(): string {
-    this.ran.push('open_door');
-    return 'opened';
-  }
-
-  @Tool({ description: 'Where the robot is', annotations: { readOnlyHint: true }, args: NoArgs })
-  getPose(): string {
-    return 'x=0';
-  }
-
-  @Tool({ description: 'Stop everything now', estop: true, args: NoArgs })
-  stop(): string {
-    this.ran.push('stop');
-    return 'stopped';
-  }
-
-  @Tool({ description: 'Re-arm after a stop', rearm: true, args: NoArgs })
-  rearm(): string {
-    return 'armed';
-  }
-}
+import { LatchedServer } from '../fixtures/latched.server.js';
 
 let client: TestClient | undefined;
 afterEach(async () => {

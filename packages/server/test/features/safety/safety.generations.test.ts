@@ -1,53 +1,12 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { type JsonObject, type TaskContext } from '@robot-mcp-kit/core';
-import { CapabilityServer, LongRunningTool, NoArgs, Tool } from '@robot-mcp-kit/server';
 import { ArmServer } from '../fixtures/arm.server.js';
+import { LatchedServer } from '../fixtures/latched.server.js';
 import { type Answer, closeAll, GENERATIONS, serve } from '../../support/generations.harness.js';
 
 /*
  * The safety features (e-stop latch, confirmation, tool policy) written once, asserted on both
  * generations with the official SDK clients over real streamable HTTP.
  */
-
-@CapabilityServer({ name: 'latched', version: '0.0.1' })
-class LatchedServer {
-  readonly ran: string[] = [];
-
-  @LongRunningTool({ description: 'Drive until cancelled', actuates: true, args: NoArgs })
-  async drive(_args: unknown, ctx: TaskContext): Promise<JsonObject> {
-    this.ran.push('drive');
-    await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
-    return {};
-  }
-
-  @Tool({ description: 'Blink the light', actuates: true, args: NoArgs })
-  blink(): string {
-    this.ran.push('blink');
-    return 'blinked';
-  }
-
-  @Tool({ description: 'Open the door', actuates: true, confirm: 'Open the door?', args: NoArgs })
-  openDoor(): string {
-    this.ran.push('open_door');
-    return 'opened';
-  }
-
-  @Tool({ description: 'Where the robot is', annotations: { readOnlyHint: true }, args: NoArgs })
-  getPose(): string {
-    return 'x=0';
-  }
-
-  @Tool({ description: 'Stop everything now', estop: true, args: NoArgs })
-  stop(): string {
-    this.ran.push('stop');
-    return 'stopped';
-  }
-
-  @Tool({ description: 'Re-arm after a stop', rearm: true, args: NoArgs })
-  rearm(): string {
-    return 'armed';
-  }
-}
 
 afterEach(closeAll);
 
