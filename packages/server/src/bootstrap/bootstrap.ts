@@ -173,6 +173,7 @@ function createFeatureContext<T extends object>(
     seqs: {
       seqStored: (taskId, waitMs) => late.stored?.seqStored(taskId, waitMs) ?? Promise.resolve(),
       fencingToken: () => late.stored?.fencingToken(),
+      carryAppend: (taskId, append) => late.stored?.carryAppend(taskId, append),
     },
     logger: logger.child({ component: 'outbox' }),
   });

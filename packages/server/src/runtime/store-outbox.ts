@@ -20,25 +20,19 @@ export function replicaIdFrom(settings: TaskStoreSettings, env: NodeJS.ProcessEn
 /** A task store write an outbox append carries (`@robot-mcp-kit/redis`'s, structurally). */
 export type CarriedTaskWrite = RedisPackage.CarriedTaskWrite;
 
-/**
- * The fencing token of this replica's appends (the Redis task store's epoch key and epoch) and,
- * when the store lets appends carry its writes, the task store bridge's `carryAppend`: runs an
- * append in its task's write order, handing it the task's state write to carry in the same script.
- */
-export interface StoreFence {
-  readonly key: string;
-  readonly epoch: string;
-  readonly carry?: (
-    taskId: string,
-    append: (write: CarriedTaskWrite | undefined) => Promise<void>,
-  ) => Promise<void>;
-}
-
 /** What the outbox needs from the task store bridge: "this task's newest seq is stored". */
 export interface SeqStore {
   seqStored(taskId: string, waitMs: number): Promise<void>;
   /** The fencing token appends carry (the Redis task store's epoch), once the store is open. */
-  fencingToken(): StoreFence | undefined;
+  fencingToken(): { key: string; epoch: string } | undefined;
+  /**
+   * Runs `append` in its task's write order, handing it the task's state write to carry in the same
+   * script (the bridge's `carryAppend`); undefined when the store cannot carry its writes.
+   */
+  carryAppend(
+    taskId: string,
+    append: (write: CarriedTaskWrite | undefined) => Promise<void>,
+  ): Promise<void> | undefined;
 }
 
 /**
@@ -120,20 +114,17 @@ export class StoreEventOutbox implements EventOutbox {
    * second round trip.
    */
   private appendOnceSeqStored(record: OutboxRecord): Promise<void> {
-    const carry = this.deps.seqs.fencingToken()?.carry;
-    if (carry) {
-      return carry(record.event.task_id, async (write) => {
-        let outbox: RedisPackage.RedisEventOutbox;
-        try {
-          outbox = await this.outbox();
-        } catch (error) {
-          write?.settle({ error });
-          throw error;
-        }
-        await outbox.append(record, write);
-      });
-    }
-    return this.appendAfterSeq(record);
+    const carried = this.deps.seqs.carryAppend(record.event.task_id, async (write) => {
+      let outbox: RedisPackage.RedisEventOutbox;
+      try {
+        outbox = await this.outbox();
+      } catch (error) {
+        write?.settle({ error });
+        throw error;
+      }
+      await outbox.append(record, write);
+    });
+    return carried ?? this.appendAfterSeq(record);
   }
 
   private async appendAfterSeq(record: OutboxRecord): Promise<void> {

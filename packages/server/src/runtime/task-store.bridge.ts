@@ -24,7 +24,7 @@ import { wireActuatorLeases } from './actuator-leases.js';
 import { TaskIdPool } from './task-ids.pool.js';
 import { mayAccess, scopeOf } from '../auth/task-owners.js';
 import { type TaskStarter } from '../tools/task-starter.js';
-import { type CarriedTaskWrite, SEQ_STORED_WAIT_MS, type StoreFence } from './store-outbox.js';
+import { type CarriedTaskWrite, SEQ_STORED_WAIT_MS } from './store-outbox.js';
 
 /** First pause before a failed store write is retried; doubles up to {@link MAX_RETRY_MS}. */
 const FIRST_RETRY_MS = 250;
@@ -189,15 +189,9 @@ export class TaskStoreBridge {
     return this.leaseHeld();
   }
 
-  /**
-   * @internal The fencing token of this replica's outbox appends (`TaskStore.fencingToken`), if
-   * any, with this bridge's `carryAppend` when the store lets appends carry its writes.
-   */
-  fencingToken(): StoreFence | undefined {
-    const store = this.store;
-    const token = store?.fencingToken?.();
-    if (!store || !token || !carries(store)) return token;
-    return { ...token, carry: (taskId, append) => this.carryAppend(taskId, append) };
+  /** @internal The fencing token of this replica's outbox appends (`TaskStore.fencingToken`), if any. */
+  fencingToken(): { key: string; epoch: string } | undefined {
+    return this.store?.fencingToken?.();
   }
 
   /**
@@ -205,11 +199,13 @@ export class TaskStoreBridge {
    * unwritten state: one script, one round trip, writes the state (with the event's seq) and
    * appends the event. Appends wait behind a write under way of the same task, then go together
    * (pipelined on one connection, the first carrying the state). Called by the outbox as the event
-   * is posted, before the TaskManager tells the bridge of it, which then joins the write.
+   * is posted, before the TaskManager tells the bridge of it, which then joins the write. Undefined
+   * when the store cannot carry its writes or holds no fencing token yet (the outbox then appends
+   * once the seq is stored).
    */
-  carryAppend(taskId: string, append: CarriedAppend): Promise<void> {
+  carryAppend(taskId: string, append: CarriedAppend): Promise<void> | undefined {
     const store = this.store;
-    if (!store) return append(undefined);
+    if (!store || !carries(store) || !store.fencingToken?.()) return undefined;
     const pending = this.pendingOf(taskId);
     if (pending.failing) return append(undefined); // an outage: as before, no wait on the state
     return new Promise<void>((resolve, reject) => {
