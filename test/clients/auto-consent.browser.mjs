@@ -7,15 +7,32 @@
  *
  *   node test/clients/auto-consent.browser.mjs <authorization url>
  */
-/* global fetch */
+/* global fetch, setTimeout */
 import { appendFileSync } from 'node:fs';
+
+/**
+ * One page load. A page that refuses the connection is loaded again until it answers (as a person
+ * reloads it), within 30 s: mcp-remote may open the browser for a step-up sign-in before its
+ * callback server listens, and a person at a real browser never outruns that.
+ */
+async function visit(target, headers) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      return await fetch(target, { redirect: 'manual', headers });
+    } catch (error) {
+      if (error?.cause?.code !== 'ECONNREFUSED' || Date.now() > deadline) throw error;
+      await new Promise((retry) => setTimeout(retry, 100));
+    }
+  }
+}
 
 let url = process.argv[2];
 const jar = new Map();
 for (let hop = 0; hop < 20 && url; hop += 1) {
   if (process.env.RMK_BROWSER_LOG) appendFileSync(process.env.RMK_BROWSER_LOG, `${url}\n`);
   const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
-  const response = await fetch(url, { redirect: 'manual', headers: cookie ? { cookie } : {} });
+  const response = await visit(url, cookie ? { cookie } : {});
   for (const header of response.headers.getSetCookie()) {
     const [pair = ''] = header.split(';');
     const eq = pair.indexOf('=');
