@@ -1,4 +1,4 @@
-import { type EventOutbox, type OutboxRecord } from '@robot-mcp-kit/core/store';
+import { type CarriedTaskWrite, type EventOutbox, type OutboxRecord } from '@robot-mcp-kit/core/store';
 import { errorText, inSeqOrder, recordOf, type StreamEntry } from './redis-outbox.entries.js';
 import { OutboxFencedError, OutboxFullError, RedisOutboxStream } from './redis-outbox.stream.js';
 import {
@@ -10,7 +10,6 @@ import { closeClient } from './redis-connection.js';
 import { type KitRedisClient } from './redis.scripts.js';
 import { RetryBuffer } from './redis-outbox.retry.js';
 import { type RedisEventOutboxStats } from './redis-outbox.stats.js';
-import { type CarriedTaskWrite } from './task-write.scripts.js';
 import { LogThrottle } from './log-throttle.js';
 
 export type { RedisEventOutboxStats } from './redis-outbox.stats.js';

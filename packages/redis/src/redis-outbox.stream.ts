@@ -1,9 +1,8 @@
-import { type OutboxRecord } from '@robot-mcp-kit/core/store';
+import { type CarriedTaskWrite, type OutboxRecord } from '@robot-mcp-kit/core/store';
 import { entriesOf, errorText, type StreamEntry } from './redis-outbox.entries.js';
 import { type ResolvedRedisEventOutboxOptions } from './redis-outbox.options.js';
 import { type KitRedisClient } from './redis.scripts.js';
 import { type Refusal } from './store-contents.mac.js';
-import { type CarriedTaskWrite } from './task-write.scripts.js';
 
 /** The fields of an entry a MAC covers: event_id, task_id, seq, first-post time, body. */
 function entryFields(

@@ -2,6 +2,8 @@ import { RobotMcpKitError } from '@robot-mcp-kit/core';
 import {
   type ActuatorClaim,
   type CancelRequestListener,
+  type CarriedOutcome,
+  type CarriedTaskWrite,
   type EstopListener,
   REPLICA_FENCED,
   type EstopLatch,
@@ -22,7 +24,6 @@ import { TaskLease } from './task-lease.js';
 import { TaskStoreKeys } from './task-store.keys.js';
 import { LogThrottle } from './log-throttle.js';
 import { type Refusal } from './store-contents.mac.js';
-import { type CarriedOutcome, type CarriedTaskWrite } from './task-write.scripts.js';
 
 /** Counters of a {@link RedisTaskStore}, this replica only. */
 export interface RedisTaskStoreStats {
@@ -161,7 +162,7 @@ export class RedisTaskStore implements TaskStore {
   }
 
   /**
-   * @internal The put of `entry` (this replica's own task) for an outbox append to carry in its
+   * The put of `entry` (this replica's own task) for an outbox append to carry in its
    * script — one round trip for the state and the event (`RedisEventOutbox.append(record, write)`);
    * `done` resolves once written, rejects with {@link REPLICA_FENCED} once fenced or with the outage.
    */

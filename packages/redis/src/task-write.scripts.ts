@@ -22,18 +22,3 @@ local written = put(slice(KEYS, 1, ${PUT_KEYS}), slice(ARGV, 1, ${PUT_ARGS}))
 if written == -1 then return {'fenced', redis.call('GET', KEYS[5]) or ''} end
 local reply = append(slice(KEYS, ${PUT_KEYS + 1}, #KEYS), slice(ARGV, ${PUT_ARGS + 1}, #ARGV))
 return {reply[1], reply[2], written}`;
-
-/** How a carried task write ended: written (or a finished outcome kept), refused as fenced, or failed. */
-export type CarriedOutcome = 'written' | 'fenced' | { readonly error: unknown };
-
-/**
- * A task store put an outbox append carries (in one script with the append): its keys and
- * arguments, built by `RedisTaskStore.carriedWrite`, and its outcome, settled by the outbox once
- * the script answered (the first settle wins; `done` rejects on `fenced` or a failure).
- */
-export interface CarriedTaskWrite {
-  readonly keys: readonly string[];
-  readonly args: readonly string[];
-  readonly done: Promise<void>;
-  settle(outcome: CarriedOutcome): void;
-}

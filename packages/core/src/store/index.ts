@@ -10,6 +10,8 @@ export { ACTUATOR_BUSY, ANONYMOUS_SCOPE, REPLICA_FENCED, REPLICA_LOST } from '..
 export type {
   ActuatorClaim,
   CancelTarget,
+  CarriedOutcome,
+  CarriedTaskWrite,
   EstopLatch,
   EstopListener,
   TaskStore,

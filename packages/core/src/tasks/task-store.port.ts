@@ -54,6 +54,26 @@ export interface CancelTarget {
   readonly task: { readonly task_id: string };
 }
 
+/**
+ * How a {@link CarriedTaskWrite} ended: written (or a finished outcome kept), refused because this
+ * replica was fenced, or failed (the store did not answer; the error).
+ */
+export type CarriedOutcome = 'written' | 'fenced' | { readonly error: unknown };
+
+/**
+ * A task write ({@link TaskStore.put}) an outbox append carries in its own store round trip, built
+ * by {@link TaskStore.carriedWrite}: the keys and arguments the store's script takes (opaque to
+ * everyone but the store and its outbox), and its outcome, settled by the outbox once its round
+ * trip answered (the first settle wins; `done` rejects with the store's `REPLICA_FENCED` error or
+ * the failure).
+ */
+export interface CarriedTaskWrite {
+  readonly keys: readonly string[];
+  readonly args: readonly string[];
+  readonly done: Promise<void>;
+  settle(outcome: CarriedOutcome): void;
+}
+
 /** Called when another replica asks this one to cancel a task it owns. */
 export type CancelRequestListener = (taskId: string) => void;
 
@@ -74,8 +94,20 @@ export interface TaskStore {
    * leaves ids to the TaskManager.
    */
   reserveId?(taskId: string): Promise<boolean>;
+  /**
+   * How long a reservation of {@link reserveId} lasts unless a task write keeps it (ms; the store's
+   * finished-task retention). Ids reserved ahead are used well within it. Undefined: 60 s is assumed.
+   */
+  readonly idReservationMs?: number;
   /** Creates or replaces a task; a finished one expires after the store's retention. */
   put(entry: StoredTask): Promise<void>;
+  /**
+   * The {@link put} of `entry` (this replica's own task), not sent: an outbox append of the same
+   * store carries it in its round trip (one script writes the state and appends the event). A store
+   * without it has its writes put on their own. Whoever builds one settles it once its round trip
+   * answered (`settle`); `done` tells the writer.
+   */
+  carriedWrite?(entry: StoredTask): CarriedTaskWrite;
   /** The task in `scope`, or undefined (unknown, expired, or of another scope). */
   get(scope: string, taskId: string): Promise<StoredTask | undefined>;
   /** The tasks of `scope` in creation order. */

@@ -18,4 +18,5 @@ export type { RedisEventOutboxStats } from '../redis-event.outbox.js';
 export { createRedisEventOutbox, redisEventOutbox } from '../redis-outbox.factory.js';
 export type { CreateRedisEventOutboxOptions } from '../redis-outbox.factory.js';
 export type { OutboxFence, RedisEventOutboxOptions } from '../redis-outbox.options.js';
-export type { CarriedOutcome, CarriedTaskWrite } from '../task-write.scripts.js';
+/** The task store port's carried write, also exported here (its home is `@robot-mcp-kit/core/store`). */
+export type { CarriedOutcome, CarriedTaskWrite } from '@robot-mcp-kit/core/store';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Logger } from '@robot-mcp-kit/core';
 import { redactUrlCredentials } from '@robot-mcp-kit/core/rules';
-import { type EventOutbox, type OutboxRecord } from '@robot-mcp-kit/core/store';
+import { type CarriedTaskWrite, type EventOutbox, type OutboxRecord } from '@robot-mcp-kit/core/store';
 import type * as RedisPackage from '@robot-mcp-kit/redis/server';
 import { givenReplicaId, loadRedisPackage, type TaskStoreSettings } from './task-store.config.js';
 
@@ -16,9 +16,6 @@ export const SEQ_STORED_WAIT_MS = 2000;
 export function replicaIdFrom(settings: TaskStoreSettings, env: NodeJS.ProcessEnv): string {
   return settings.replicaId ?? givenReplicaId(env) ?? randomUUID();
 }
-
-/** A task store write an outbox append carries (`@robot-mcp-kit/redis`'s, structurally). */
-export type CarriedTaskWrite = RedisPackage.CarriedTaskWrite;
 
 /** What the outbox needs from the task store bridge: "this task's newest seq is stored". */
 export interface SeqStore {

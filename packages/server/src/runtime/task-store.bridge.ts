@@ -13,6 +13,7 @@ import {
 import { type TaskChange } from '@robot-mcp-kit/core/host';
 import {
   ANONYMOUS_SCOPE,
+  type CarriedTaskWrite,
   type EstopListener,
   REPLICA_FENCED,
   type StoredTask,
@@ -24,7 +25,7 @@ import { wireActuatorLeases } from './actuator-leases.js';
 import { TaskIdPool } from './task-ids.pool.js';
 import { mayAccess, scopeOf } from '../auth/task-owners.js';
 import { type TaskStarter } from '../tools/task-starter.js';
-import { type CarriedTaskWrite, SEQ_STORED_WAIT_MS } from './store-outbox.js';
+import { SEQ_STORED_WAIT_MS } from './store-outbox.js';
 
 /** First pause before a failed store write is retried; doubles up to {@link MAX_RETRY_MS}. */
 const FIRST_RETRY_MS = 250;
@@ -49,15 +50,6 @@ interface PendingWrite {
 
 /** An outbox append run in its task's write order, given the write it carries (if any). */
 type CarriedAppend = (write: CarriedTaskWrite | undefined) => Promise<void>;
-
-/** A task store that lets an outbox append carry its writes (the Redis one: `carriedWrite`). */
-interface CarryingStore extends TaskStore {
-  carriedWrite(entry: StoredTask): CarriedTaskWrite;
-}
-
-function carries(store: TaskStore): store is CarryingStore {
-  return typeof (store as Partial<CarryingStore>).carriedWrite === 'function';
-}
 
 /** What the bridge is wired to. */
 export interface TaskStoreBridgeParts {
@@ -205,7 +197,7 @@ export class TaskStoreBridge {
    */
   carryAppend(taskId: string, append: CarriedAppend): Promise<void> | undefined {
     const store = this.store;
-    if (!store || !carries(store) || !store.fencingToken?.()) return undefined;
+    if (!store?.carriedWrite || !store.fencingToken?.()) return undefined;
     const pending = this.pendingOf(taskId);
     if (pending.failing) return append(undefined); // an outage: as before, no wait on the state
     return new Promise<void>((resolve, reject) => {
@@ -316,11 +308,10 @@ export class TaskStoreBridge {
 
   private poolOf(store: TaskStore): TaskIdPool {
     const { taskManager, logger } = this.parts;
-    const life = (store as { idReservationMs?: unknown }).idReservationMs;
     return new TaskIdPool({
       draw: () => taskManager.newTaskId(),
       reserve: (id) => store.reserveId?.(id) ?? Promise.resolve(true),
-      reservationMs: typeof life === 'number' ? life : DEFAULT_RESERVATION_MS,
+      reservationMs: store.idReservationMs ?? DEFAULT_RESERVATION_MS,
       clashed: (id) => {
         this.clashes += 1;
         logger.debug('task id taken by another replica; drawing another', {
@@ -516,7 +507,7 @@ export class TaskStoreBridge {
     entry: StoredTask | undefined,
     appends: readonly CarriedAppend[],
   ): Promise<void> {
-    if (appends.length === 0 || !entry || !carries(store)) {
+    if (appends.length === 0 || !entry || !store.carriedWrite) {
       try {
         if (entry) await store.put(entry);
       } finally {
