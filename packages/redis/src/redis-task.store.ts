@@ -274,6 +274,19 @@ export class RedisTaskStore implements TaskStore {
     return reply === 'OK';
   }
 
+  /**
+   * Releases reservations of ids this replica reserved ahead and left unused, in one script (one
+   * round trip): an `id:<id>` is deleted only while it names this replica and no `task:<id>` exists.
+   */
+  async releaseIds(taskIds: readonly string[]): Promise<number> {
+    if (taskIds.length === 0) return 0;
+    const keys = taskIds.flatMap((id) => [this.keys.taskId(id), this.keys.task(id)]);
+    const reply = await this.round('release reserved task ids', () =>
+      this.client.rmkIdsRelease(keys, [this.replicaId]),
+    );
+    return Number(reply);
+  }
+
   async putAlias(alias: string, taskId: string, ttlMs: number): Promise<void> {
     const px = Math.max(1, Math.round(ttlMs));
     await this.round('write a task alias', () =>

@@ -41,3 +41,19 @@ export const PUT_ARGS = 8;
 
 export const PUT_SCRIPT = `${PUT_FUNCTION}
 return put(KEYS, ARGV)`;
+
+/**
+ * Releases task id reservations this replica made ahead and did not use (on close): deletes each
+ * `id:<id>` that still names this replica and whose `task:<id>` does not exist (a task record
+ * keeps its reservation; another replica's is never touched). KEYS: pairs of id reservation, task.
+ * ARGV: the replica id. Returns how many were released.
+ */
+export const RELEASE_IDS_SCRIPT = `
+local released = 0
+for i = 1, #KEYS, 2 do
+  if redis.call('GET', KEYS[i]) == ARGV[1] and redis.call('EXISTS', KEYS[i + 1]) == 0 then
+    redis.call('DEL', KEYS[i])
+    released = released + 1
+  end
+end
+return released`;

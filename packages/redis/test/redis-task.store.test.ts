@@ -90,6 +90,27 @@ describe('RedisTaskStore on the real Redis (127.0.0.1:6379)', () => {
     expect(await admin.sIsMember(store.keys.owned(store.replicaId), running.task.task_id)).toBe(0);
   });
 
+  it('releases only the unused id reservations it holds, keeping those of tasks and of other replicas', async () => {
+    const [mine, other] = [await open(), await open()];
+    const [used, unused, alsoUnused, theirs] = ['a', 'b', 'c', 'd'].map((c) => `${c}-${randomUUID()}`) as [
+      string,
+      string,
+      string,
+      string,
+    ];
+    for (const id of [used, unused, alsoUnused]) expect(await mine.reserveId(id)).toBe(true);
+    expect(await other.reserveId(theirs)).toBe(true);
+    await mine.put(entry(mine, used, 'running'));
+    expect(await mine.releaseIds([used, unused, alsoUnused, theirs])).toBe(2);
+    expect(await admin.exists(mine.keys.taskId(unused))).toBe(0);
+    expect(await admin.exists(mine.keys.taskId(alsoUnused))).toBe(0);
+    expect(await admin.get(mine.keys.taskId(used))).toBe(mine.replicaId);
+    expect(await admin.get(mine.keys.taskId(theirs))).toBe(other.replicaId);
+    // released ids are free again for any replica
+    expect(await other.reserveId(unused)).toBe(true);
+    expect(await mine.releaseIds([])).toBe(0);
+  });
+
   it('holds a renewed lease and drops it on close', async () => {
     const store = await open({ leaseMs: 600 });
     const lease = store.keys.lease(store.replicaId);

@@ -99,6 +99,12 @@ export interface TaskStore {
    * finished-task retention). Ids reserved ahead are used well within it. Undefined: 60 s is assumed.
    */
   readonly idReservationMs?: number;
+  /**
+   * Releases the reservations of ids this replica reserved ahead and did not use, in one round trip:
+   * only a reservation held by this replica and named by no task record is removed. Called on close
+   * (bounded in time by the caller); resolves with how many were released.
+   */
+  releaseIds?(taskIds: readonly string[]): Promise<number>;
   /** Creates or replaces a task; a finished one expires after the store's retention. */
   put(entry: StoredTask): Promise<void>;
   /**

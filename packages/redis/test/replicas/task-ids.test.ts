@@ -1,8 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { exitOf } from '../../../../test/support/processes.js';
 import { SignedReceiver } from '../../../../test/support/signed-receiver.js';
 import { connectAdmin } from '../redis-test.helpers.js';
+import { type RedisClient } from '@robot-mcp-kit/redis/receiver';
 import {
   connectClient,
   REPLICA_SECRET,
@@ -62,4 +64,36 @@ describe('task ids across replicas sharing a store (real processes, real Redis)'
       await admin.close();
     }
   }, 240_000);
+  it('a replica that closes releases the reservations of the ids it reserved ahead and did not use; its tasks keep theirs', async () => {
+    const receiver = new SignedReceiver(REPLICA_SECRET);
+    const callbackUrl = await receiver.start();
+    resources.onCleanup(() => receiver.close());
+    const [a] = await startReplicas(resources, { prefix, callbackUrl }, [{}]);
+    const client = await connectClient(resources, a.url);
+    const started: string[] = [];
+    for (let i = 0; i < 3; i += 1) started.push(await startTask(client, 'hold'));
+    const admin = await connectAdmin();
+    resources.onCleanup(() => admin.close());
+    // the first start reserved a batch ahead: more ids are held than tasks use
+    const held = await reservedIds(admin, prefix);
+    expect(held.length).toBeGreaterThan(started.length);
+    expect(held).toEqual(expect.arrayContaining(started));
+
+    const exited = exitOf(a.child);
+    a.child.kill('SIGTERM'); // the graceful shutdown: tasks cancelled, then the store closed
+    expect(await exited).toBe(0);
+
+    expect((await reservedIds(admin, prefix)).sort()).toEqual([...started].sort());
+    const owners = await admin.mGet(started.map((id) => `${prefix}id:${id}`));
+    expect(owners.every((owner) => typeof owner === 'string' && owner.length > 0)).toBe(true);
+  }, 240_000);
 });
+
+/** The task ids reserved under `prefix` (its `id:<id>` keys). */
+async function reservedIds(admin: RedisClient, prefix: string): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const keys of admin.scanIterator({ MATCH: `${prefix}id:*`, COUNT: 500 })) {
+    ids.push(...keys.map((key) => key.slice(`${prefix}id:`.length)));
+  }
+  return ids;
+}

@@ -27,11 +27,13 @@ export interface TaskIdPoolParts {
  * reservation for as long as the task). Reserved in batches of 16, sent at once (one round trip),
  * refilled in the background at half; an id unused for half its reservation's life (at most 60 s)
  * is dropped unused (its reservation expires; ids are 24-bit, so a few spent ones cost nothing).
+ * On close, the ids still held unused are handed back ({@link close}) for the store to release.
  */
 export class TaskIdPool {
   private readonly ready: { id: string; at: number }[] = [];
   private refilling: Promise<number> | undefined;
   private readonly maxAgeMs: number;
+  private closed = false;
 
   constructor(private readonly parts: TaskIdPoolParts) {
     this.maxAgeMs = Math.min(MAX_AGE_MS, parts.reservationMs / 2);
@@ -44,9 +46,10 @@ export class TaskIdPool {
   async take(): Promise<string> {
     let clashes = 0;
     while (clashes < MAX_ID_ATTEMPTS) {
+      if (this.closed) throw new Error('the task id pool is closed');
       const id = this.fresh();
       if (id !== undefined) {
-        if (this.ready.length < REFILL_BELOW) this.refill().catch(() => undefined);
+        if (this.ready.length < REFILL_BELOW && !this.closed) this.refill().catch(() => undefined);
         return id;
       }
       clashes += POOL_SIZE - (await this.refill());
@@ -55,6 +58,16 @@ export class TaskIdPool {
       'TASK_ID_EXHAUSTED',
       `no free task id in ${MAX_ID_ATTEMPTS} draws: every one was reserved by another replica in the task store`,
     );
+  }
+
+  /**
+   * Stops the pool (a later take throws) and resolves with the ids it holds reserved and unused,
+   * once a refill under way answered (or failed): the caller releases their reservations.
+   */
+  async close(): Promise<string[]> {
+    this.closed = true;
+    await this.refilling?.catch(() => undefined);
+    return this.ready.splice(0).map((entry) => entry.id);
   }
 
   private fresh(): string | undefined {

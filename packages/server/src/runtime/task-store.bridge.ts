@@ -34,6 +34,8 @@ const MAX_RETRY_MS = 5000;
 const CLOSE_FLUSH_MS = 3000;
 /** How long a start waits for its task to be stored before it answers anyway (store outage). */
 const START_WRITE_WAIT_MS = 5000;
+/** How long close() waits for the reservations of unused ids to be released (Redis may be down). */
+const RELEASE_IDS_WAIT_MS = 1000;
 /** How long an id's reservation lasts when the store does not say (its finished-task retention). */
 const DEFAULT_RESERVATION_MS = 60_000;
 
@@ -407,9 +409,29 @@ export class TaskStoreBridge {
     await waitAtMost(flushed, systemClock, CLOSE_FLUSH_MS);
     for (const stop of this.stops.splice(0)) stop();
     this.parts.starter.setIdReserver(undefined);
+    const pool = this.idPool;
     this.idPool = undefined;
+    if (pool) await waitAtMost(this.releaseUnused(pool, store), systemClock, RELEASE_IDS_WAIT_MS);
     this.store = undefined;
     await store.close();
+  }
+
+  /**
+   * Releases the reservations of the ids the pool holds unused (`TaskStore.releaseIds`, one round
+   * trip), so they do not stay taken until they expire; a failure is logged, never thrown.
+   */
+  private async releaseUnused(pool: TaskIdPool, store: TaskStore): Promise<void> {
+    const unused = await pool.close();
+    if (unused.length === 0 || !store.releaseIds) return;
+    try {
+      const released = await store.releaseIds(unused);
+      this.parts.logger.debug('released the reservations of unused task ids', { released });
+    } catch (error) {
+      this.parts.logger.warn('task store: could not release unused task id reservations; they expire', {
+        ids: unused.length,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
   }
 
   private changed(change: TaskChange): void {

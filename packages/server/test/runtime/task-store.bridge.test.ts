@@ -229,3 +229,63 @@ describe("a lost replica's task failed by this replica", () => {
     }
   });
 });
+
+/** A store that reserves ids (in memory); its release of unused ids never answers when `hangs` (Redis down). */
+class ReservingStore extends InMemoryTaskStore {
+  readonly reserved = new Set<string>();
+  releasedIds: string[] | undefined;
+
+  constructor(private readonly hangs: boolean) {
+    super();
+  }
+
+  reserveId(taskId: string): Promise<boolean> {
+    const free = !this.reserved.has(taskId);
+    this.reserved.add(taskId);
+    return Promise.resolve(free);
+  }
+
+  releaseIds(taskIds: readonly string[]): Promise<number> {
+    this.releasedIds = [...taskIds];
+    if (this.hangs) return new Promise<number>(() => undefined);
+    for (const id of taskIds) this.reserved.delete(id);
+    return Promise.resolve(taskIds.length);
+  }
+}
+
+describe('TaskStoreBridge close with task ids reserved ahead', () => {
+  async function startOne(store: ReservingStore) {
+    const a = replica(store);
+    await a.bridge.start();
+    const info = await a.starter.start({
+      definition: sleeper,
+      call: a.call,
+      triggers: undefined,
+      estDurationS: undefined,
+      body: untilAborted,
+    });
+    await a.taskManager.cancel(info.task_id);
+    return { a, taskId: info.task_id };
+  }
+
+  it('releases the reservations of the ids it reserved and did not use, keeping the started task’s', async () => {
+    const store = new ReservingStore(false);
+    const { a, taskId } = await startOne(store);
+    expect(store.reserved.size).toBe(16); // one batch reserved ahead, one id used
+    await a.bridge.close();
+    expect(store.releasedIds).toHaveLength(15);
+    expect(store.releasedIds).not.toContain(taskId);
+    expect([...store.reserved]).toEqual([taskId]);
+  });
+
+  it('closes within its bound when the store never answers the release', async () => {
+    const store = new ReservingStore(true);
+    const { a } = await startOne(store);
+    const closed = a.bridge.close().then(() => 'closed');
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<string>((resolve) => (timer = setTimeout(() => resolve('hung'), 10_000)));
+    expect(await Promise.race([closed, deadline])).toBe('closed');
+    clearTimeout(timer);
+    expect(store.releasedIds).toHaveLength(15);
+  });
+});
