@@ -22,6 +22,7 @@ import {
 import { ActuatorLeases } from './actuator-lease.js';
 import { TaskLease } from './task-lease.js';
 import { TaskStoreKeys } from './task-store.keys.js';
+import { RELEASE_IDS_SCRIPT } from './task-store.scripts.js';
 import { LogThrottle } from './log-throttle.js';
 import { type Refusal } from './store-contents.mac.js';
 
@@ -275,14 +276,16 @@ export class RedisTaskStore implements TaskStore {
   }
 
   /**
-   * Releases reservations of ids this replica reserved ahead and left unused, in one script (one
-   * round trip): an `id:<id>` is deleted only while it names this replica and no `task:<id>` exists.
+   * Releases reservations of ids this replica reserved ahead and left unused, in one script and one
+   * round trip: an `id:<id>` is deleted only while it names this replica and no `task:<id>` exists.
+   * Sent as `EVAL` with its text (once per close: an `EVALSHA` would cost a second round trip
+   * whenever Redis does not hold the script yet).
    */
   async releaseIds(taskIds: readonly string[]): Promise<number> {
     if (taskIds.length === 0) return 0;
     const keys = taskIds.flatMap((id) => [this.keys.taskId(id), this.keys.task(id)]);
     const reply = await this.round('release reserved task ids', () =>
-      this.client.rmkIdsRelease(keys, [this.replicaId]),
+      this.client.eval(RELEASE_IDS_SCRIPT, { keys, arguments: [this.replicaId] }),
     );
     return Number(reply);
   }

@@ -3,7 +3,7 @@ import { type RedisClient } from './redis-connection.js';
 import { RELEASE_SCRIPT, TAKE_SCRIPT } from './actuator-lease.scripts.js';
 import { ACK_SCRIPT, APPEND_SCRIPT } from './redis-outbox.scripts.js';
 import { DROP_SCRIPT, FENCE_SCRIPT, RENEW_SCRIPT } from './task-lease.scripts.js';
-import { PUT_SCRIPT, RELEASE_IDS_SCRIPT } from './task-store.scripts.js';
+import { PUT_SCRIPT } from './task-store.scripts.js';
 import { TASK_WRITE_APPEND_SCRIPT } from './task-write.scripts.js';
 
 /**
@@ -26,7 +26,6 @@ function kitScript(lua: string) {
 /** The scripts of the task store, its lease, the actuator leases and the outbox, on the robot side's clients. */
 export const KIT_SCRIPTS = {
   rmkTaskPut: kitScript(PUT_SCRIPT),
-  rmkIdsRelease: kitScript(RELEASE_IDS_SCRIPT),
   rmkLeaseRenew: kitScript(RENEW_SCRIPT),
   rmkLeaseFence: kitScript(FENCE_SCRIPT),
   rmkLeaseDrop: kitScript(DROP_SCRIPT),

@@ -1,4 +1,5 @@
-// The Lua script of the task store's writes (redis-task.store.ts), registered once per client (redis.scripts.ts).
+// The Lua scripts of the task store (redis-task.store.ts): its writes, registered once per client
+// (redis.scripts.ts), and the release of unused reserved ids (sent as EVAL, once at close).
 
 /**
  * Writes a task, its scope index entry and its owner's running set in one step; never changes a
@@ -46,7 +47,7 @@ return put(KEYS, ARGV)`;
  * Releases task id reservations this replica made ahead and did not use (on close): deletes each
  * `id:<id>` that still names this replica and whose `task:<id>` does not exist (a task record
  * keeps its reservation; another replica's is never touched). KEYS: pairs of id reservation, task.
- * ARGV: the replica id. Returns how many were released.
+ * ARGV: the replica id. Returns how many were released. Sent as `EVAL` (run once, at close).
  */
 export const RELEASE_IDS_SCRIPT = `
 local released = 0

@@ -1,9 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { randomUUID } from 'node:crypto';
-import { type RedisClient } from '@robot-mcp-kit/redis/receiver';
 import { SignedReceiver } from '../../../../test/support/signed-receiver.js';
-import { until } from '../../../../test/support/until.js';
 import { connectAdmin, privateRedis } from '../redis-test.helpers.js';
+import { CommandFeed } from './command-feed.helpers.js';
 import {
   connectClient,
   REPLICA_SECRET,
@@ -11,36 +9,6 @@ import {
   startReplica,
   startTask,
 } from './store-replicas.helpers.js';
-
-/** What Redis's MONITOR feed showed between two markers: each command as its words. */
-class CommandFeed {
-  readonly lines: string[] = [];
-
-  private constructor(private readonly monitor: RedisClient) {}
-
-  static async open(url: string): Promise<CommandFeed> {
-    const monitor = await connectAdmin(url);
-    const feed = new CommandFeed(monitor);
-    await monitor.monitor((line: string) => feed.lines.push(line));
-    return feed;
-  }
-
-  /**
-   * Sends a marker command on `admin` and resolves once the feed shows it: Redis runs commands one
-   * at a time, so every command it ran before the marker is in the feed by then.
-   */
-  async mark(admin: RedisClient): Promise<number> {
-    const marker = `round-trip-marker:${randomUUID()}`;
-    await admin.echo(marker);
-    let at = -1;
-    await until(() => (at = this.lines.findIndex((line) => line.includes(marker))) >= 0, 'the marker');
-    return at;
-  }
-
-  close(): Promise<void> {
-    return this.monitor.close();
-  }
-}
 
 /**
  * A lease long enough that no timer of the replica (lease renewal every third of it, the sweeper
@@ -50,9 +18,6 @@ class CommandFeed {
 const LONG_LEASE_MS = '600000';
 /** Starts measured, each on its own (the id pool holds 16 and refills below 8: none refills it). */
 const STARTS = 3;
-
-/** A command a client sent (a line of the feed not run by a script: `[<db> lua]`). */
-const sentByClient = (line: string): boolean => !/^\S+ \[\d+ lua\]/.test(line);
 
 describe('the Redis round trips of a task start with RMK_STORE (real process, real Redis)', () => {
   const { resources, prefix } = replicaSuite();
@@ -82,7 +47,7 @@ describe('the Redis round trips of a task start with RMK_STORE (real process, re
       const from = await feed.mark(admin);
       const taskId = await startTask(client, 'hold');
       const to = await feed.mark(admin);
-      const sent = feed.lines.slice(from + 1, to).filter(sentByClient);
+      const sent = feed.sentBetween(from, to);
       expect(sent).toHaveLength(1);
       expect(sent[0]).toMatch(/^\S+ \[\d+ [^\]]+\] "evalsha" /i);
       expect(sent[0]).toContain(`"${prefix}task:${taskId}"`);

@@ -3,12 +3,14 @@ import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { exitOf } from '../../../../test/support/processes.js';
 import { SignedReceiver } from '../../../../test/support/signed-receiver.js';
-import { connectAdmin } from '../redis-test.helpers.js';
+import { connectAdmin, privateRedis } from '../redis-test.helpers.js';
+import { CommandFeed } from './command-feed.helpers.js';
 import { type RedisClient } from '@robot-mcp-kit/redis/receiver';
 import {
   connectClient,
   REPLICA_SECRET,
   replicaSuite,
+  startReplica,
   startReplicas,
   startTask,
 } from './store-replicas.helpers.js';
@@ -64,20 +66,27 @@ describe('task ids across replicas sharing a store (real processes, real Redis)'
       await admin.close();
     }
   }, 240_000);
-  it('a replica that closes releases the reservations of the ids it reserved ahead and did not use; its tasks keep theirs', async () => {
+  it('a replica that closes releases the reservations of the ids it reserved ahead and did not use, in one round trip; its tasks keep theirs', async () => {
+    // a Redis of this test's own: its MONITOR feed shows this replica's commands alone
+    const redis = await privateRedis();
+    resources.onCleanup(() => redis.stop());
     const receiver = new SignedReceiver(REPLICA_SECRET);
     const callbackUrl = await receiver.start();
     resources.onCleanup(() => receiver.close());
-    const [a] = await startReplicas(resources, { prefix, callbackUrl }, [{}]);
+    const a = await startReplica(resources, { prefix, callbackUrl, env: { RMK_STORE: redis.url } });
     const client = await connectClient(resources, a.url);
     const started: string[] = [];
     for (let i = 0; i < 3; i += 1) started.push(await startTask(client, 'hold'));
-    const admin = await connectAdmin();
+    const admin = await connectAdmin(redis.url);
     resources.onCleanup(() => admin.close());
     // the first start reserved a batch ahead: more ids are held than tasks use
     const held = await reservedIds(admin, prefix);
     expect(held.length).toBeGreaterThan(started.length);
     expect(held).toEqual(expect.arrayContaining(started));
+    const unused = held.filter((id) => !started.includes(id));
+    const feed = await CommandFeed.open(redis.url);
+    resources.onCleanup(() => feed.close());
+    const from = await feed.mark(admin);
 
     const exited = exitOf(a.child);
     a.child.kill('SIGTERM'); // the graceful shutdown: tasks cancelled, then the store closed
@@ -86,6 +95,12 @@ describe('task ids across replicas sharing a store (real processes, real Redis)'
     expect((await reservedIds(admin, prefix)).sort()).toEqual([...started].sort());
     const owners = await admin.mGet(started.map((id) => `${prefix}id:${id}`));
     expect(owners.every((owner) => typeof owner === 'string' && owner.length > 0)).toBe(true);
+    // every unused id released by one command (its script's text sent along: no NOSCRIPT retry)
+    const sent = feed.sentBetween(from, await feed.mark(admin));
+    const releases = sent.filter((line) => unused.some((id) => line.includes(`"${prefix}id:${id}"`)));
+    expect(releases).toHaveLength(1);
+    expect(releases[0]).toMatch(/^\S+ \[\d+ [^\]]+\] "eval" /i);
+    for (const id of unused) expect(releases[0]).toContain(`"${prefix}id:${id}"`);
   }, 240_000);
 });
 
