@@ -57,10 +57,3 @@ export interface Feature {
   /** Wires the feature into one app; throws a ConfigError for bad options or variables. */
   setup(ctx: FeatureContext): FeatureContribution;
 }
-
-/** The task resources' session hooks; the MCP 2026 leg reads `intervalMs` to serve the same. */
-export interface TaskResourcesExtension extends AppExtension {
-  readonly name: 'task-resources';
-  /** Minimum interval between two updates of one URI, resolved from the option or variable. */
-  readonly intervalMs: number;
-}
