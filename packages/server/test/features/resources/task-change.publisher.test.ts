@@ -99,4 +99,25 @@ describe('TaskChangePublisher (tasks:// changes for every notification target)',
     publisher.close();
     expect(remote.size).toBe(0);
   });
+
+  it('sends an update only to the targets that follow its URI, the list change to every target, and stops at detach', () => {
+    const source = changes();
+    const publisher = new TaskChangePublisher(source.manager, new ManualClock(), 0, new MemoryLogger());
+    const follower = recorder();
+    const bystander: string[] = [];
+    const detach = publisher.attach(follower.sink);
+    publisher.attach({
+      follows: (uri) => uri === 'tasks://running',
+      resourceUpdated: (uri) => void bystander.push(uri),
+      resourcesListChanged: () => void bystander.push('list'),
+    });
+    source.emit({ kind: 'started', taskId: 'arm-000003' });
+    expect(follower.sent).toEqual(['tasks://arm-000003', 'tasks://running', 'list']);
+    expect(bystander).toEqual(['tasks://running', 'list']);
+    detach();
+    source.emit({ taskId: 'arm-000003' });
+    expect(follower.sent).toHaveLength(3);
+    expect(bystander).toEqual(['tasks://running', 'list', 'tasks://running']);
+    publisher.close();
+  });
 });
