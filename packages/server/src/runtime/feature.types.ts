@@ -43,7 +43,11 @@ export interface FeatureContribution {
    * feature's tools are in, in list order.
    */
   filterTools?(tools: readonly RegisteredTool[]): RegisteredTool[];
-  /** Per-session protocol surface and lifecycle hooks: installSession, sessionClosed, close. */
+  /**
+   * Per-session protocol surface and lifecycle hooks: installSurface and publishTo (both MCP
+   * generations, through the kit's session surface), installSession (a 2025 session's v1 SDK
+   * server), sessionClosed, close.
+   */
   readonly extension?: AppExtension;
 }
 
