@@ -6,6 +6,7 @@ import { type AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import {
   type CallToolResult,
   ElicitRequestSchema,
+  ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core/testing';
@@ -56,6 +57,13 @@ export interface AgentResources {
   follow(uri: string): Promise<void>;
   /** The URIs of the `notifications/resources/updated` received so far, in order. */
   readonly updated: readonly string[];
+  /**
+   * Follows the resource list: a 2025-11-25 session gets `list_changed` unasked; 2026-07-28 opens
+   * a `subscriptions/listen` stream with `resourcesListChanged`.
+   */
+  followList(): Promise<void>;
+  /** How many `notifications/resources/list_changed` arrived so far. */
+  readonly listChanges: number;
 }
 
 export interface AgentOptions {
@@ -154,7 +162,9 @@ async function agentV1(url: URL, options: AgentOptions): Promise<Agent> {
   if (elicit) client.setRequestHandler(ElicitRequestSchema, (request) => elicit(request.params.message));
   const transport = new HttpV1(url, requestInit(options));
   const updated: string[] = [];
+  let listChanges = 0;
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void (listChanges += 1));
   await client.connect(transport);
   let closed = false;
   return agentOf(
@@ -168,6 +178,10 @@ async function agentV1(url: URL, options: AgentOptions): Promise<Agent> {
       read: (uri) => client.readResource({ uri }) as ReturnType<AgentResources['read']>,
       follow: async (uri) => void (await client.subscribeResource({ uri })),
       updated,
+      followList: () => Promise.resolve(),
+      get listChanges() {
+        return listChanges;
+      },
     },
     async () => {
       if (closed) return;
@@ -191,7 +205,9 @@ async function agentV2(url: URL, options: AgentOptions): Promise<Agent> {
     );
   }
   const updated: string[] = [];
+  let listChanges = 0;
   client.setNotificationHandler('notifications/resources/updated', (n) => void updated.push(n.params.uri));
+  client.setNotificationHandler('notifications/resources/list_changed', () => void (listChanges += 1));
   await client.connect(new HttpV2(url, requestInit(options)));
   const version = client.getNegotiatedProtocolVersion();
   if (version !== '2026-07-28') throw new Error(`the v2 client negotiated ${String(version)}`);
@@ -208,6 +224,10 @@ async function agentV2(url: URL, options: AgentOptions): Promise<Agent> {
       read: (uri) => client.readResource({ uri }) as ReturnType<AgentResources['read']>,
       follow: async (uri) => void listens.push(await client.listen({ resourceSubscriptions: [uri] })),
       updated,
+      followList: async () => void listens.push(await client.listen({ resourcesListChanged: true })),
+      get listChanges() {
+        return listChanges;
+      },
     },
     async () => {
       if (closed) return;

@@ -64,6 +64,21 @@ describe.each(GENERATIONS)('task resources on MCP %s', (generation) => {
     expect(other.resources.updated.every((updated) => updated === 'tasks://running')).toBe(true);
   });
 
+  it('announces a list change when a task starts and when it ends', async () => {
+    const served = await serve(RoverServer);
+    const agent = await served.agent(generation);
+    await agent.resources.followList();
+    const { task_id: taskId } = await agent.json<{ task_id: string }>('drive', { distance_m: 1 });
+    await until(() => agent.resources.listChanges >= 1, 'list_changed of the start');
+    const started = agent.resources.listChanges;
+    await agent.call('cancel_task', { task_id: taskId });
+    await until(() => agent.resources.listChanges > started, 'list_changed of the end');
+    const listed = await agent.resources.list();
+    expect(listed).toContainEqual(
+      expect.objectContaining({ uri: `tasks://${taskId}`, title: 'drive (cancelled)' }),
+    );
+  });
+
   it("one principal neither lists nor reads another's task", async () => {
     const served = await serve(RoverServer, { auth: BEARER_AUTH });
     const alice = await served.agent(generation, { principal: 'alice' });
