@@ -43,7 +43,11 @@ export interface FeatureContribution {
    * feature's tools are in, in list order.
    */
   filterTools?(tools: readonly RegisteredTool[]): RegisteredTool[];
-  /** Per-session protocol surface and lifecycle hooks: installSession, sessionClosed, close. */
+  /**
+   * Per-session protocol surface and lifecycle hooks: installSurface and publishTo (both MCP
+   * generations, through the kit's session surface), installSession (a 2025 session's v1 SDK
+   * server), sessionClosed, close.
+   */
   readonly extension?: AppExtension;
 }
 
@@ -56,11 +60,4 @@ export interface Feature {
   readonly name: string;
   /** Wires the feature into one app; throws a ConfigError for bad options or variables. */
   setup(ctx: FeatureContext): FeatureContribution;
-}
-
-/** The task resources' session hooks; the MCP 2026 leg reads `intervalMs` to serve the same. */
-export interface TaskResourcesExtension extends AppExtension {
-  readonly name: 'task-resources';
-  /** Minimum interval between two updates of one URI, resolved from the option or variable. */
-  readonly intervalMs: number;
 }

@@ -11,15 +11,13 @@ import {
   type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
-import { type TaskManager } from '@robot-mcp-kit/core';
 import { type TaskOwners } from '../auth/task-owners.js';
 import { type CapabilityServerDefinition } from '../metadata/definitions.types.js';
 import { type SessionContext } from '../tools/registered-tool.js';
 import { type ToolRegistry } from '../tools/tool-registry.js';
 import { INPUT_ROUND, type InputRound } from './input-round.js';
-import { installTaskResources, TASK_RESOURCES_CAPABILITY } from './modern-task.resources.js';
 import { declaresTasks, TASKS_EXTENSION, type TasksExtension } from './tasks-extension.handlers.js';
-import { type TaskStoreBridge } from './task-store.bridge.js';
+import { type SessionSurface, type SurfaceFeature } from '../surface/session-surface.port.js';
 
 export { ExtensionTaskIndex } from './extension-task.index.js';
 export { TasksExtension } from './tasks-extension.handlers.js';
@@ -31,10 +29,8 @@ export interface ModernServerParts {
   readonly owners: TaskOwners;
   /** SEP-2663: advertised in server/discover and used for callers that declare it. */
   readonly tasks?: TasksExtension;
-  /** Serves `tasks://running` and `tasks://{task_id}` from this TaskManager (the task-resources feature). */
-  readonly taskResources?: TaskManager;
-  /** The shared task store (`RMK_STORE`): `tasks://<id>` of other replicas' tasks is read from it. */
-  readonly taskStore?: TaskStoreBridge;
+  /** What the features install on each server's session surface (the `tasks://` resources, ...). */
+  readonly features?: readonly SurfaceFeature[];
 }
 
 /**
@@ -49,7 +45,11 @@ export interface ModernServerParts {
  * No v1 SDK object reaches v2 code and no v2 object reaches the tools: the handler builds the
  * kit's own call context (signal, `_meta`, a notification sender) from the v2 request context.
  */
-export function modernServerFactory(parts: ModernServerParts): McpServerFactory {
+export function modernServerFactory(
+  parts: ModernServerParts,
+  /** The session surface of one server: one HTTP request's, or one stdio connection's. */
+  surfaceOf: (server: Server) => SessionSurface,
+): McpServerFactory {
   const { server: info } = parts.definition;
   const tools = parts.registry.definitions.map(
     ({ execution: _execution, ...tool }) => tool,
@@ -63,17 +63,16 @@ export function modernServerFactory(parts: ModernServerParts): McpServerFactory 
         ...(info.description ? { description: info.description } : {}),
       },
       {
-        capabilities: {
-          tools: { listChanged: false },
-          ...(parts.taskResources ? { resources: { ...TASK_RESOURCES_CAPABILITY } } : {}),
-          ...(parts.tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
-        },
+        capabilities: { tools: { listChanged: false } },
         instructions: info.instructions,
       },
     );
+    const surface = surfaceOf(server);
+    for (const feature of parts.features ?? []) feature.installSurface?.(surface);
+    // after the features' capabilities (resources), as the one capabilities object listed them
+    if (parts.tasks) server.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } });
     server.setRequestHandler('tools/list', () => ({ tools }));
     parts.tasks?.install(server);
-    if (parts.taskResources) installTaskResources(server, parts.taskResources, parts.owners, parts.taskStore);
     server.setRequestHandler('tools/call', (request, ctx) => callTool(parts, request.params, ctx));
     return server;
   };

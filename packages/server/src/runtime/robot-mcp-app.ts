@@ -21,20 +21,22 @@ import { firstStdioEra, resumeWhenListened } from '../transports/stdio-era.route
 import { type HttpListener } from '../transports/http.listener.js';
 import { type ModernWiring } from './modern-leg.wiring.js';
 import { type TransportConfig } from './server-config.js';
-import { type TaskResourcesExtension } from './feature.types.js';
 import { type TaskStoreBridge } from './task-store.bridge.js';
 import { LazyJsonSchemaValidator } from './lazy-json-schema.validator.js';
 import { McpServerTelemetry } from '../telemetry/mcp-request.telemetry.js';
 import { type McpNetworkTransport } from '../telemetry/mcp-semconv.names.js';
 import { PipelineTransport } from '../transports/message-pipeline.transport.js';
 import { sessionStages } from '../transports/message.stages.js';
+import { type SurfaceFeature } from '../surface/session-surface.port.js';
+import { SdkV1SessionSurface } from '../surface/sdk-v1.session-surface.js';
 
 /**
  * An extension installs extra protocol surface on every session (native tasks, resources, event
- * feeds) and may react to sessions closing and to shutdown. `installSession` gets the session's
- * low-level SDK `Server` (before it connects): register capabilities and set request handlers there.
+ * feeds) and may react to sessions closing and to shutdown. `installSurface` (the kit's session
+ * surface, {@link SurfaceFeature}) serves both MCP generations; `installSession` gets a 2025
+ * session's low-level v1 SDK `Server` (before it connects) for what is not on the surface yet.
  */
-export interface AppExtension {
+export interface AppExtension extends SurfaceFeature {
   readonly name: string;
   installSession?(server: Server, session: SessionContext): void;
   sessionClosed?(session: SessionContext): void | Promise<void>;
@@ -97,6 +99,8 @@ export class RobotMcpApp {
   private readonly clock: Clock;
   private readonly stored: TaskStoreBridge | undefined;
   private readonly sessions = new Map<Server, SessionContext>();
+  /** The session surface of each 2025 session's server (closed with the session). */
+  private readonly surfaces = new WeakMap<Server, SdkV1SessionSurface>();
   /** Server spans and MCP metrics of both generations (OpenTelemetry API; no-ops without an SDK). */
   private readonly telemetry = new McpServerTelemetry();
   private listener: HttpListener | undefined;
@@ -151,7 +155,12 @@ export class RobotMcpApp {
       { instructions: server.instructions, jsonSchemaValidator: new LazyJsonSchemaValidator() },
     );
     this.registry.install(mcp, session);
-    for (const extension of this.extensions) extension.installSession?.(mcp, session);
+    const surface = new SdkV1SessionSurface(mcp, () => this.owners.scopeOfSession(session.id), this.logger);
+    this.surfaces.set(mcp, surface);
+    for (const extension of this.extensions) {
+      extension.installSession?.(mcp, session);
+      extension.installSurface?.(surface);
+    }
     return mcp;
   }
 
@@ -179,6 +188,7 @@ export class RobotMcpApp {
     mcp.onclose = () => {
       if (!this.sessions.delete(mcp)) return;
       this.logger.debug('session closed', { session: session.id });
+      this.surfaces.get(mcp)?.close();
       for (const extension of this.extensions) {
         Promise.resolve(extension.sessionClosed?.(session)).catch((err: unknown) =>
           this.logger.error('extension failed on session close', {
@@ -264,9 +274,8 @@ export class RobotMcpApp {
       logger: this.logger,
       telemetry: this.telemetry,
       ...(this.stored ? { stored: this.stored } : {}),
-      // Served on the 2026 leg as the task-resources feature serves them on the 2025 one.
-      resourceUpdateIntervalMs: (this.extension('task-resources') as TaskResourcesExtension | undefined)
-        ?.intervalMs,
+      // Installed on the 2026 leg's surfaces as on the 2025 sessions'.
+      features: this.extensions,
     });
     return this.modern;
   }

@@ -47,11 +47,11 @@ const TASK_DESCRIPTION =
   'The TaskInfo JSON of one task (state, progress, result or failure); subscribe for changes.';
 
 /**
- * The rules of the `tasks://` resources, shared by both protocol legs (the 2025 session server and
- * the 2026-07-28 per-request server install them with their own SDK's handlers): what resources/list
- * and resources/templates/list answer, what a URI reads, and the error text of an unknown URI.
+ * The rules of the `tasks://` resources, the one source both protocol generations serve (the
+ * task-resources feature installs it into the kit's session surface): what resources/list and
+ * resources/templates/list answer, what a URI reads, and the error text of an unknown URI.
  *
- * A `scope` (of a 2025 session's principal) sees only the tasks the one rule allows it
+ * A `scope` (the caller's principal) sees only the tasks the one rule allows it
  * (`TaskOwners.allows`, on every replica the same), and reads other replicas' tasks of that scope
  * from the task store when one is configured; without a scope every task of this replica is seen.
  */

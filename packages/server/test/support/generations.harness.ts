@@ -3,7 +3,12 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { type AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  ElicitRequestSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import {
   bootstrap,
@@ -35,8 +40,30 @@ export interface Agent {
   /** Calls a tool and parses its first text content as JSON. */
   json<R = Json>(name: string, args?: Json): Promise<R>;
   toolNames(): Promise<string[]>;
+  /** The server's resources as this agent reads and follows them. */
+  readonly resources: AgentResources;
   /** Ends the agent: its 2025 session is terminated (DELETE) first; a 2026 client just stops. */
   close(): Promise<void>;
+}
+
+/** Resources through the generation's official client (same shapes on both). */
+export interface AgentResources {
+  /** The `resources` capability the server declared (initialize, or server/discover). */
+  capability(): Record<string, unknown> | undefined;
+  list(): Promise<{ uri: string; name: string; title?: string }[]>;
+  templates(): Promise<{ uriTemplate: string }[]>;
+  read(uri: string): Promise<{ contents: { uri: string; mimeType?: string; text?: string }[] }>;
+  /** Follows `uri`: 2025-11-25 `resources/subscribe`; 2026-07-28 a `subscriptions/listen` stream. */
+  follow(uri: string): Promise<void>;
+  /** The URIs of the `notifications/resources/updated` received so far, in order. */
+  readonly updated: readonly string[];
+  /**
+   * Follows the resource list: a 2025-11-25 session gets `list_changed` unasked; 2026-07-28 opens
+   * a `subscriptions/listen` stream with `resourcesListChanged`.
+   */
+  followList(): Promise<void>;
+  /** How many `notifications/resources/list_changed` arrived so far. */
+  readonly listChanges: number;
 }
 
 export interface AgentOptions {
@@ -111,6 +138,7 @@ function agentOf(
   generation: Generation,
   callTool: (name: string, args: Json) => Promise<unknown>,
   listTools: () => Promise<{ tools: { name: string }[] }>,
+  resources: AgentResources,
   close: () => Promise<void>,
 ): Agent {
   const call = async (name: string, args: Json = {}) => (await callTool(name, args)) as CallToolResult;
@@ -119,6 +147,7 @@ function agentOf(
     call,
     json: async <R>(name: string, args: Json = {}) => JSON.parse(textOf(await call(name, args))) as R,
     toolNames: async () => (await listTools()).tools.map((tool) => tool.name),
+    resources,
     close,
   };
 }
@@ -132,12 +161,28 @@ async function agentV1(url: URL, options: AgentOptions): Promise<Agent> {
   );
   if (elicit) client.setRequestHandler(ElicitRequestSchema, (request) => elicit(request.params.message));
   const transport = new HttpV1(url, requestInit(options));
+  const updated: string[] = [];
+  let listChanges = 0;
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void (listChanges += 1));
   await client.connect(transport);
   let closed = false;
   return agentOf(
     '2025-11-25',
     (name, args) => client.callTool({ name, arguments: args }),
     () => client.listTools(),
+    {
+      capability: () => client.getServerCapabilities()?.resources,
+      list: async () => (await client.listResources()).resources,
+      templates: async () => (await client.listResourceTemplates()).resourceTemplates,
+      read: (uri) => client.readResource({ uri }) as ReturnType<AgentResources['read']>,
+      follow: async (uri) => void (await client.subscribeResource({ uri })),
+      updated,
+      followList: () => Promise.resolve(),
+      get listChanges() {
+        return listChanges;
+      },
+    },
     async () => {
       if (closed) return;
       closed = true;
@@ -159,17 +204,35 @@ async function agentV2(url: URL, options: AgentOptions): Promise<Agent> {
       elicit((request.params as { message: string }).message),
     );
   }
+  const updated: string[] = [];
+  let listChanges = 0;
+  client.setNotificationHandler('notifications/resources/updated', (n) => void updated.push(n.params.uri));
+  client.setNotificationHandler('notifications/resources/list_changed', () => void (listChanges += 1));
   await client.connect(new HttpV2(url, requestInit(options)));
   const version = client.getNegotiatedProtocolVersion();
   if (version !== '2026-07-28') throw new Error(`the v2 client negotiated ${String(version)}`);
   let closed = false;
+  const listens: { close(): Promise<void> }[] = [];
   return agentOf(
     '2026-07-28',
     (name, args) => client.callTool({ name, arguments: args }),
     async () => (await client.listTools()) as { tools: { name: string }[] },
+    {
+      capability: () => client.getServerCapabilities()?.resources,
+      list: async () => (await client.listResources()).resources,
+      templates: async () => (await client.listResourceTemplates()).resourceTemplates,
+      read: (uri) => client.readResource({ uri }) as ReturnType<AgentResources['read']>,
+      follow: async (uri) => void listens.push(await client.listen({ resourceSubscriptions: [uri] })),
+      updated,
+      followList: async () => void listens.push(await client.listen({ resourcesListChanged: true })),
+      get listChanges() {
+        return listChanges;
+      },
+    },
     async () => {
       if (closed) return;
       closed = true;
+      for (const listen of listens.splice(0)) await listen.close().catch(() => undefined);
       await client.close();
     },
   );

@@ -1,137 +1,76 @@
-import { type Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type Clock, type Logger, type TaskManager } from '@robot-mcp-kit/core';
-import { type Feature, type TaskResourcesExtension } from '../../runtime/feature.types.js';
-import { type SessionContext } from '../../tools/registered-tool.js';
+import { type AppExtension } from '../../runtime/robot-mcp-app.js';
+import { type Feature } from '../../runtime/feature.types.js';
 import { type TaskStoreBridge } from '../../runtime/task-store.bridge.js';
 import { type TaskOwners } from '../../auth/task-owners.js';
+import {
+  type ResourceSource,
+  type SessionSurface,
+  type SurfaceNotifier,
+} from '../../surface/session-surface.port.js';
+import { TaskResourceCatalog } from '../../task-views/task-resources.catalog.js';
 import { parseInteger } from '../feature-config.js';
 import { type TaskResourcesOptions } from './task-resources.options.js';
-import { RUNNING_TASKS_URI, TaskResourceCatalog, taskUri } from '../../task-views/task-resources.catalog.js';
-import { installLegacyTaskResources, legacyNotFound } from './task-resources.legacy.js';
 import { withTaskLinks } from './task-link.js';
-import { UpdateCoalescer } from '../../task-views/update-coalescer.js';
-import { TaskProjection } from '../../task-views/task-projection.js';
+import { TaskChangePublisher } from './task-change.publisher.js';
 
 /** Default minimum interval between two updates of one URI. */
 export const DEFAULT_RESOURCE_UPDATE_INTERVAL_MS = 250;
 
-interface Subscriber {
-  readonly server: Server;
-  readonly uris: Set<string>;
-}
-
-/** The coalescer key of `notifications/resources/list_changed` (not a URI: no `://`). */
-const LIST_KEY = 'list';
-
 /**
- * Serves `tasks://running` and `tasks://{task_id}` on every session and sends
- * `notifications/resources/updated` to the sessions that subscribed, at most once per URI per
- * interval (the last change is always announced). Every session gets
- * `notifications/resources/list_changed`, coalesced the same way, when a task starts or finishes
- * (a `tasks://` resource appears, changes its listed title, or an old finished one is evicted).
+ * Serves `tasks://running` and `tasks://{task_id}` on every session surface, of either MCP
+ * generation, written once: the catalog answers list, templates, read and subscribe with the
+ * caller's scope (it sees only the tasks the one rule allows it; with a task store, other
+ * replicas' tasks of that scope too), and one {@link TaskChangePublisher} announces the changes to
+ * every session's notifier (2025: its subscriptions; 2026 stdio: the connection) and to the 2026
+ * HTTP leg's `subscriptions/listen` bus.
  */
 export class TaskResourceHub {
-  private readonly subscribers = new Map<SessionContext, Subscriber>();
-  private readonly coalescer: UpdateCoalescer;
-  private readonly stop: () => void;
-  private readonly catalog: TaskResourceCatalog;
+  private readonly source: ResourceSource;
+  private readonly publisher: TaskChangePublisher;
 
   constructor(
     taskManager: TaskManager,
     clock: Clock,
     intervalMs: number,
-    private readonly logger: Logger,
+    logger: Logger,
     /** Who may see which task (the one rule, every replica the same). */
-    private readonly owners: Pick<TaskOwners, 'allows' | 'scopeOfSession'>,
-    /** With a task store (`RMK_STORE`): reads `tasks://<id>` of other replicas. */
+    owners: Pick<TaskOwners, 'allows'>,
+    /** With a task store (`RMK_STORE`): other replicas' tasks and their changes. */
     stored?: TaskStoreBridge,
   ) {
-    this.catalog = new TaskResourceCatalog(taskManager, stored, owners);
-    this.coalescer = new UpdateCoalescer(intervalMs, clock, (uri) => this.announce(uri));
-    // this replica's changes and, with a task store, other replicas' (the store's change channel)
-    this.stop = TaskProjection.of(taskManager).subscribe((change) => {
-      if (this.subscribers.size === 0) return;
-      if (this.anySubscription()) {
-        this.touch(taskUri(change.taskId));
-        this.touch(RUNNING_TASKS_URI);
-      }
-      if (change.kind === 'started' || change.kind === 'finished') this.coalescer.touch(LIST_KEY);
-    }, stored);
+    const catalog = new TaskResourceCatalog(taskManager, stored, owners);
+    this.source = {
+      list: (caller) => catalog.list(caller.scope),
+      templates: () => catalog.templates(),
+      read: (uri, caller) => catalog.read(uri, caller.scope),
+      notFoundMessage: (uri) => catalog.notFoundMessage(uri),
+      // another replica's task may be followed: its changes arrive through the store's channel
+      subscribable: (uri, caller) => catalog.knows(uri, caller.scope),
+    };
+    this.publisher = new TaskChangePublisher(taskManager, clock, intervalMs, logger, stored);
   }
 
-  /** Installs the resources and the subscribe/unsubscribe handlers on one session's server. */
-  install(server: Server, session: SessionContext): void {
-    const subscriber: Subscriber = { server, uris: new Set() };
-    this.subscribers.set(session, subscriber);
-    const scope = (): string => this.owners.scopeOfSession(session.id);
-    installLegacyTaskResources(server, this.catalog, scope);
-    server.registerCapabilities({ resources: { subscribe: true } });
-    server.setRequestHandler(SubscribeRequestSchema, async (request) => {
-      const { uri } = request.params;
-      if (!(await this.catalog.knows(uri, scope()))) throw legacyNotFound(this.catalog, uri);
-      subscriber.uris.add(uri);
-      return {};
-    });
-    server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
-      subscriber.uris.delete(request.params.uri);
-      return {};
-    });
+  /** Serves the resources on one session and announces changes to it until it closes. */
+  install(surface: SessionSurface): void {
+    surface.serveResources(this.source);
+    if (surface.notifier) surface.onClosed(this.publisher.attach(surface.notifier));
   }
 
-  drop(session: SessionContext): void {
-    this.subscribers.delete(session);
+  /** Announces changes to an app-wide target (the 2026 HTTP leg's listen bus) until stopped. */
+  publishTo(notifier: SurfaceNotifier): () => void {
+    return this.publisher.attach(notifier);
   }
 
   close(): void {
-    this.stop();
-    this.coalescer.close();
-    this.subscribers.clear();
-  }
-
-  /** Whether any session subscribed to a URI (no task URI is built for a change otherwise). */
-  private anySubscription(): boolean {
-    for (const subscriber of this.subscribers.values()) if (subscriber.uris.size > 0) return true;
-    return false;
-  }
-
-  private touch(uri: string): void {
-    for (const subscriber of this.subscribers.values()) {
-      if (subscriber.uris.has(uri)) {
-        this.coalescer.touch(uri);
-        return;
-      }
-    }
-  }
-
-  private announce(uri: string): void {
-    if (uri === LIST_KEY) {
-      this.announceList();
-      return;
-    }
-    for (const subscriber of this.subscribers.values()) {
-      if (!subscriber.uris.has(uri)) continue;
-      subscriber.server.sendResourceUpdated({ uri }).catch((err: unknown) => {
-        this.logger.debug('could not send resources/updated', { uri, error: String(err) });
-      });
-    }
-  }
-
-  private announceList(): void {
-    for (const subscriber of this.subscribers.values()) {
-      if (subscriber.server.transport === undefined) continue;
-      subscriber.server.sendResourceListChanged().catch((err: unknown) => {
-        this.logger.debug('could not send resources/list_changed', { error: String(err) });
-      });
-    }
+    this.publisher.close();
   }
 }
 
 /**
  * MCP resources `tasks://running` and `tasks://{task_id}` (TaskInfo JSON; a long-running tool's
- * answer links its task's resource) with
- * `notifications/resources/updated` for subscribed clients, coalesced per URI
- * (`resourceUpdateIntervalMs`, default 250 ms).
+ * answer links its task's resource) on both generations, with `notifications/resources/updated`
+ * for the clients that follow them, coalesced per URI (`resourceUpdateIntervalMs`, default 250 ms).
  */
 export function taskResourcesFeature(options: TaskResourcesOptions = {}): Feature {
   return {
@@ -154,11 +93,10 @@ export function taskResourcesFeature(options: TaskResourcesOptions = {}): Featur
         ctx.owners,
         ctx.stored,
       );
-      const extension: TaskResourcesExtension = {
+      const extension: AppExtension = {
         name: 'task-resources',
-        intervalMs,
-        installSession: (mcp, session) => hub.install(mcp, session),
-        sessionClosed: (session) => hub.drop(session),
+        installSurface: (surface) => hub.install(surface),
+        publishTo: (notifier) => hub.publishTo(notifier),
         close: () => hub.close(),
       };
       return { extension, filterTools: withTaskLinks };

@@ -1,0 +1,89 @@
+/*
+ * The kit-owned session surface (issue 30): what a feature installs into once, whatever MCP
+ * generation serves the session. One thin adapter per SDK generation maps it to the wire
+ * (`SdkV1SessionSurface`: 2025-11-25 on the v1 SDK; `SdkV2SessionSurface`: 2026-07-28 on the v2
+ * SDK), through the SDKs' public extension points only. Today it carries resources and their change
+ * notifications; tools and task methods join it the same way.
+ */
+
+/** Who asks: the principal the one ownership rule (`TaskOwners.allows`) scopes a request to. */
+export interface SurfaceCaller {
+  readonly scope: string;
+}
+
+/** One resources/list entry. */
+export type SurfaceResource = {
+  readonly uri: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+};
+
+/** One resources/templates/list entry. */
+export type SurfaceResourceTemplate = {
+  readonly uriTemplate: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+};
+
+/** A resources/read answer (a type, not an interface: both SDKs' result types are open records). */
+export type SurfaceResourceContents = { contents: { uri: string; mimeType?: string; text: string }[] };
+
+/** A set of resources a feature serves; the adapter answers each request with the caller's scope. */
+export interface ResourceSource {
+  list(caller: SurfaceCaller): Promise<SurfaceResource[]>;
+  templates(): SurfaceResourceTemplate[];
+  /** What `uri` reads, or undefined: the adapter answers its generation's not-found error. */
+  read(uri: string, caller: SurfaceCaller): Promise<SurfaceResourceContents | undefined>;
+  /** The message of that not-found error. */
+  notFoundMessage(uri: string): string;
+  /**
+   * Whether `caller` may follow `uri` (resources/subscribe on generations that have it; without
+   * this method the resources are not subscribable and `subscribe` is not advertised).
+   */
+  subscribable?(uri: string, caller: SurfaceCaller): Promise<boolean>;
+}
+
+/**
+ * Where change notifications go: one 2025 session, one 2026 stdio connection, or the 2026 HTTP
+ * leg's `subscriptions/listen` streams. Sending never throws into the feature.
+ */
+export interface SurfaceNotifier {
+  /**
+   * Whether a client of this target follows `uri`: a 2025 session's resources/subscribe; always on
+   * 2026-07-28, where the v2 SDK filters per `subscriptions/listen` stream.
+   */
+  follows(uri: string): boolean;
+  /** `notifications/resources/updated` of `uri`. */
+  resourceUpdated(uri: string): void;
+  /** `notifications/resources/list_changed`. */
+  resourcesListChanged(): void;
+}
+
+/** One session as a feature sees it (2026-07-28: one request, or one stdio connection). */
+export interface SessionSurface {
+  /** Serves `source`'s resources (list, templates, read; subscribe where the generation has it). */
+  serveResources(source: ResourceSource): void;
+  /**
+   * This session's own notification target, or undefined when it has none (a 2026-07-28 HTTP
+   * request: the app's `subscriptions/listen` streams carry the changes, see
+   * {@link SurfaceFeature.publishTo}).
+   */
+  readonly notifier?: SurfaceNotifier;
+  /** Calls `listener` once when the session ends (never, for a surface without a notifier). */
+  onClosed(listener: () => void): void;
+}
+
+/** What a feature contributes to every session surface of either generation. */
+export interface SurfaceFeature {
+  /** Installs the feature on one session surface, before the session connects. */
+  installSurface?(surface: SessionSurface): void;
+  /**
+   * Sends the feature's notifications to an app-wide target not bound to one session (the 2026
+   * HTTP leg's `subscriptions/listen` bus) until the returned function is called.
+   */
+  publishTo?(notifier: SurfaceNotifier): () => void;
+}
