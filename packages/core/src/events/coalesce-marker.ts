@@ -16,7 +16,12 @@ export type SeqRanges = [number, number][];
  */
 export const MAX_MARKER_RANGES = 32;
 
-/** `ranges` with `more` merged in (both sorted), adjacent ranges joined, the newest kept. */
+/**
+ * `ranges` with `more` merged in (both sorted), adjacent ranges joined, the newest kept. The
+ * result is a new array of new ranges, sized to what it holds: under overload every queued
+ * progress event carries one until it is coalesced in turn (long enough to reach the old
+ * generation), and an array grown by `push` from `[]` keeps room for 17 items (~130 B more).
+ */
 export function mergeRanges(ranges: SeqRanges | undefined, more: SeqRanges | undefined): SeqRanges {
   const all = [...(ranges ?? []), ...(more ?? [])].sort((a, b) => a[0] - b[0]);
   const merged: SeqRanges = [];
@@ -25,7 +30,7 @@ export function mergeRanges(ranges: SeqRanges | undefined, more: SeqRanges | und
     if (last && from <= last[1] + 1) last[1] = Math.max(last[1], to);
     else merged.push([from, to]);
   }
-  return merged.length > MAX_MARKER_RANGES ? merged.slice(-MAX_MARKER_RANGES) : merged;
+  return merged.length > MAX_MARKER_RANGES ? merged.slice(-MAX_MARKER_RANGES) : merged.slice();
 }
 
 /** Most items read from one marker (a poster writes at most {@link MAX_MARKER_RANGES}). */

@@ -111,31 +111,44 @@ export class TaskLifecycle {
   /**
    * Runs the body on a later microtask (the caller of `start` has the TaskInfo before any event),
    * unless cancelled before it started, and records its outcome. Never rejects: a bookkeeping
-   * failure is logged and fails the task. One async function per task, nothing else retained
-   * while the body runs (no promise chain, no closures).
+   * failure is logged and fails the task. While the body runs, what the task keeps for its outcome
+   * is one reaction on the body's promise (two small closures over the record and the promise it
+   * settles), not a suspended async function (a generator, its register file, await closures:
+   * ~260 B more per running task).
    */
-  async run(record: TaskRecord, body: TaskBody, ctx: TaskContext): Promise<void> {
-    await BEFORE_BODY;
+  run(record: TaskRecord, body: TaskBody, ctx: TaskContext): Promise<void> {
+    return BEFORE_BODY.then(() => this.startBody(record, body, ctx));
+  }
+
+  private startBody(record: TaskRecord, body: TaskBody, ctx: TaskContext): Promise<void> | undefined {
+    if (record.finished) {
+      record.bodySettled = true; // cancelled before it started: the body never runs
+      return undefined;
+    }
+    let running: Promise<unknown>;
     try {
-      if (record.finished) {
-        record.bodySettled = true; // cancelled before it started: the body never runs
-        return;
-      }
-      let value: unknown;
-      let written: void | Promise<void>;
-      try {
-        value = await body(ctx);
-      } catch (error) {
-        this.bodyStopped(record);
-        written = this.onBodyError(record, error);
-        if (written) await written; // the task ends once its terminal event is durable
-        return;
-      }
+      running = Promise.resolve(body(ctx));
+    } catch (error) {
+      return this.afterBody(record, false, error);
+    }
+    return running.then(
+      (value) => this.afterBody(record, true, value),
+      (error: unknown) => this.afterBody(record, false, error),
+    );
+  }
+
+  /** The body settled (`ok`: with `outcome` as its value; else it threw `outcome`). */
+  private afterBody(record: TaskRecord, ok: boolean, outcome: unknown): Promise<void> | undefined {
+    try {
       this.bodyStopped(record);
-      written = this.onBodyResult(record, value);
-      if (written) await written;
+      // the task ends once its terminal event is durable
+      const written = ok ? this.onBodyResult(record, outcome) : this.onBodyError(record, outcome);
+      return written
+        ? written.then(undefined, (error: unknown) => this.bookkeepingFailed(record, error))
+        : undefined;
     } catch (error) {
       this.bookkeepingFailed(record, error);
+      return undefined;
     }
   }
 

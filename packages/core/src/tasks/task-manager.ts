@@ -24,6 +24,9 @@ import { ManagedTaskControl, type TaskControl } from './task-control.js';
 import { checkStartArguments, checkStates } from './task-arguments.js';
 import { type StartTaskOptions, type TaskBody, type TaskListener } from './task.types.js';
 
+/** The triggers of every task started without any: one frozen array, not an empty one per task. */
+const NO_TRIGGERS: readonly Trigger[] = Object.freeze([]);
+
 /**
  * Runs the long-running work of a server's tools as tasks (spec §4.2): `start` returns at once,
  * the body runs in the background and its progress, fired triggers and outcome are pushed as
@@ -100,7 +103,8 @@ export class TaskManager implements TaskHost {
     const estimate = checkStartArguments(tool, body, estDurationS);
     const frozenOrigin = freezeOrigin(origin);
     const valid = validateTriggers(triggers, this.registry);
-    const copies = valid.map((t) => deepFreeze(structuredClone(t)) as Trigger);
+    const copies =
+      valid.length === 0 ? NO_TRIGGERS : valid.map((t) => deepFreeze(structuredClone(t)) as Trigger);
     const { lifecycle } = this;
     const id = taskId === undefined ? this.newTaskId() : this.givenId(taskId);
     const record = new TaskRecord(id, this.serverName, tool, copies, estimate, this.clock.now());

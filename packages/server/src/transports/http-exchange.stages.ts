@@ -66,8 +66,14 @@ async function withStages(
   return new Response(sseThroughStages(stages, response.body, close), init);
 }
 
-/** A JSON text through the outbound stages: the same text unless a stage changed the message. */
+/**
+ * A JSON text through the outbound stages: the same text unless a stage changed the message. Only
+ * answers reach the stages (see {@link MessageStage.outbound}), so a text that names neither a
+ * `"result"` nor an `"error"` (the SDK's progress and log notifications on an SSE stream) is
+ * passed on as it is, without being parsed.
+ */
 function rewritten(stages: readonly MessageStage[], text: string): string {
+  if (!mayBeAnswer(text)) return text;
   let message: unknown;
   try {
     message = JSON.parse(text);
@@ -114,6 +120,15 @@ function sseThroughStages(
       return reader.cancel(reason);
     },
   });
+}
+
+/**
+ * False only for a text that cannot be a JSON-RPC answer: the SDK writes its messages with
+ * `JSON.stringify`, which spells every key as it is, so an answer's text holds `"result"` or
+ * `"error"` (a string value holding them only makes it parse, as before).
+ */
+function mayBeAnswer(text: string): boolean {
+  return text.includes('"result"') || text.includes('"error"');
 }
 
 function isMessage(value: unknown): value is Record<string, unknown> & { method?: unknown } {

@@ -12,7 +12,10 @@ export interface MessageStage {
    * stage wants one), `reply` to answer it instead, or neither to drop it.
    */
   inbound?(message: JSONRPCMessage, next: () => void, reply: (answer: JSONRPCMessage) => void): void;
-  /** Sees (and may replace) an outbound message before the wire. */
+  /**
+   * Sees (and may replace) an outbound answer — a result or an error response — before the wire.
+   * The requests and notifications the server sends pass the stages as they are.
+   */
   outbound?(message: JSONRPCMessage): JSONRPCMessage;
   /** The connection or exchange ended: what is still open ends here. */
   closed?(): void;
@@ -34,9 +37,10 @@ export function runInbound(
   step(0);
 }
 
-/** Runs `message` through the outbound side of `stages`, innermost (last) first. */
+/** Runs an answer through the outbound side of `stages`, innermost (last) first; other messages pass. */
 export function runOutbound(stages: readonly MessageStage[], message: JSONRPCMessage): JSONRPCMessage {
-  let out = message;
+  if (!('result' in message) && !('error' in message)) return message;
+  let out: JSONRPCMessage = message;
   for (let i = stages.length - 1; i >= 0; i--) out = stages[i]!.outbound?.(out) ?? out;
   return out;
 }
