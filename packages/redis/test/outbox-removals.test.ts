@@ -60,7 +60,7 @@ describe('RedisEventOutbox removals (real Redis, its MONITOR feed)', () => {
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatch(/^\S+ \[\d+ [^\]]+\] "evalsha" /i);
     const left = await admin.xRange(STREAM, '-', '+');
-    expect(left.map((entry) => entry.message.e)).toEqual([e3.event_id]);
+    expect((left ?? []).map((entry) => entry.message.e)).toEqual([e3.event_id]);
     expect(await pending()).toBe(1);
     expect(Number(await admin.get(`${STREAM}:bytes`))).toBe(JSON.stringify(e3).length);
     expect(box.pending).toBe(1);
