@@ -215,6 +215,7 @@ export class RedisEventOutbox implements EventOutbox {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.ticking;
+    await this.stream.flushRemovals().catch(() => undefined); // a failed one: left for the next owner
     if (this.ownsClient) await closeClient(this.client);
   }
 

@@ -5,6 +5,8 @@
  * KEYS: stream, byte counter. ARGV: group, consumer, maxEntries, maxBytes, event_id, task_id,
  * seq, posted_at_ms, body, mac (see store-contents.mac.ts), epoch; KEYS[3] (optional): the
  * replica's epoch key — the append is refused once it holds another epoch (the replica was fenced).
+ * ARGV from 12 on (optional): ids of delivered entries, removed first whatever the append's outcome
+ * (the removals of this replica's acks, carried so that they cost no round trip of their own).
  * Returns {'ok', id}, {'full', 'entries' | 'bytes'} or {'fenced', epoch}.
  */
 export const APPEND_FUNCTION = `
@@ -31,22 +33,41 @@ local function append(K, A)
 end
 `;
 
-export const APPEND_SCRIPT = `${APPEND_FUNCTION}
-return append(KEYS, ARGV)`;
+/**
+ * Removes entries: for each id from `A[from]` on, XACK + XDEL, and its bytes from the counter
+ * (only when it was still there, so that two replicas acking the same event count it once).
+ * Returns how many were removed (the others were already gone).
+ */
+export const REMOVE_FUNCTION = `
+local function remove(stream, bytes, group, A, from)
+  local removed = 0
+  for i = from, #A do
+    local entry = redis.call('XRANGE', stream, A[i], A[i])
+    redis.call('XACK', stream, group, A[i])
+    if #entry > 0 then
+      redis.call('XDEL', stream, A[i])
+      removed = removed + 1
+      local fields = entry[1][2]
+      for f = 1, #fields, 2 do
+        if fields[f] == 'n' then redis.call('DECRBY', bytes, tonumber(fields[f + 1])) end
+      end
+    end
+  end
+  return removed
+end
+`;
+
+/** ARGV index of an append's first entry id to remove (see {@link APPEND_FUNCTION}). */
+export const APPEND_REMOVALS_FROM = 12;
 
 /**
- * Removes one entry: XACK + XDEL, and its bytes from the counter (only when it was still there,
- * so that two replicas acking the same event count it once).
- * KEYS: stream, byte counter. ARGV: group, id. Returns 1 when removed, 0 when already gone.
+ * Removes delivered entries (see {@link REMOVE_FUNCTION}).
+ * KEYS: stream, byte counter. ARGV: group, then the ids. Returns how many were removed.
  */
-export const ACK_SCRIPT = `
-local entry = redis.call('XRANGE', KEYS[1], ARGV[2], ARGV[2])
-redis.call('XACK', KEYS[1], ARGV[1], ARGV[2])
-if #entry == 0 then return 0 end
-redis.call('XDEL', KEYS[1], ARGV[2])
-local fields = entry[1][2]
-for i = 1, #fields, 2 do
-  if fields[i] == 'n' then redis.call('DECRBY', KEYS[2], tonumber(fields[i + 1])) end
-end
-return 1
-`;
+export const ACK_SCRIPT = `${REMOVE_FUNCTION}
+return remove(KEYS[1], KEYS[2], ARGV[1], ARGV, 2)`;
+
+/** An append alone (see {@link APPEND_FUNCTION}), after the removals it carries. */
+export const APPEND_SCRIPT = `${REMOVE_FUNCTION}${APPEND_FUNCTION}
+remove(KEYS[1], KEYS[2], ARGV[1], ARGV, ${APPEND_REMOVALS_FROM})
+return append(KEYS, ARGV)`;

@@ -2,6 +2,7 @@ import { type CarriedTaskWrite, type OutboxRecord } from '@robot-mcp-kit/core/st
 import { entriesOf, errorText, type StreamEntry } from './redis-outbox.entries.js';
 import { type ResolvedRedisEventOutboxOptions } from './redis-outbox.options.js';
 import { type KitRedisClient } from './redis.scripts.js';
+import { RemovalQueue } from './redis-outbox.removals.js';
 import { type Refusal } from './store-contents.mac.js';
 
 /** The fields of an entry a MAC covers: event_id, task_id, seq, first-post time, body. */
@@ -21,6 +22,8 @@ const CLAIM_PAGE = 100;
 const RENEW_BATCH = 1000;
 /** Pages of a lost replica's pending entries claimed at once (the idle take-over finds the rest). */
 const CLAIM_ALL_PAGES = 100;
+/** How long a removal waits for an append to carry it before it goes as a script of its own. */
+export const REMOVAL_DELAY_MS = 5;
 
 /** The outbox refused an event: at its entry or byte cap. */
 export class OutboxFullError extends Error {}
@@ -34,15 +37,24 @@ export class OutboxFencedError extends Error {}
  * outage; the outbox counts, logs and retries.
  */
 export class RedisOutboxStream {
+  private readonly removals: RemovalQueue;
+
   constructor(
     private readonly client: KitRedisClient,
     private readonly options: ResolvedRedisEventOutboxOptions,
-  ) {}
+  ) {
+    const { stream, bytesKey } = options;
+    this.removals = new RemovalQueue(
+      (ids) => this.client.rmkOutboxAck([stream, bytesKey], [OUTBOX_GROUP, ...ids]),
+      REMOVAL_DELAY_MS,
+    );
+  }
 
   /**
    * Appends the event and reads it into this replica's pending list, in one script, under the
    * entry and byte caps; with `task`, the task store's put of the event's task goes in the same
-   * script first (one round trip), and `task` is settled with its outcome. Returns the entry id.
+   * script first (one round trip), and `task` is settled with its outcome. The removals waiting
+   * (see {@link remove}) go in the same script, first. Returns the entry id.
    * @throws OutboxFullError at a cap; OutboxFencedError once this replica was fenced
    */
   async append(record: OutboxRecord, task?: CarriedTaskWrite): Promise<string> {
@@ -60,15 +72,19 @@ export class RedisOutboxStream {
       mac.sign([stream, ...fields]),
       fence?.epoch ?? '',
     ];
+    const removals = this.removals.take();
+    if (removals) args.push(...removals.ids);
     let reply: [string, string, number?];
     try {
       reply = (await (task
         ? this.client.rmkTaskWriteAppend([...task.keys, ...keys], [...task.args, ...args])
         : this.client.rmkOutboxAppend(keys, args))) as [string, string, number?];
     } catch (error) {
+      removals?.settle(error);
       task?.settle({ error });
       throw error;
     }
+    removals?.settle();
     task?.settle(reply[0] === 'fenced' ? 'fenced' : 'written');
     if (reply[0] === 'ok') return reply[1];
     if (reply[0] === 'fenced') {
@@ -93,10 +109,18 @@ export class RedisOutboxStream {
     return this.options.mac.check(parts, signed ? fields.m : undefined);
   }
 
-  /** XACK + XDEL of one entry, and its bytes off the counter (one script). */
-  async remove(id: string): Promise<void> {
-    const { stream, bytesKey } = this.options;
-    await this.client.rmkOutboxAck([stream, bytesKey], [OUTBOX_GROUP, id]);
+  /**
+   * XACK + XDEL of one entry, and its bytes off the counter: carried by the next append script,
+   * or sent with the other removals waiting within {@link REMOVAL_DELAY_MS} as one script.
+   * Resolves once removed.
+   */
+  remove(id: string): Promise<void> {
+    return this.removals.add(id);
+  }
+
+  /** Sends the removals waiting now (on close). */
+  flushRemovals(): Promise<void> {
+    return this.removals.flush();
   }
 
   /** Resets the idle time of these pending entries of this replica, in batches. */
