@@ -9,6 +9,7 @@ import ts from 'typescript';
 // TaskManager's change channel. Besides it, only what must see every change first-hand subscribes:
 // the store bridge (it writes every change to the shared store), the actuator leases (they release a
 // lease when its task ends) and run-server's drain (it waits for the last task to end).
+// The projection is created once per app, by bootstrap, and handed to its readers (no lookup).
 const SERVER_SRC = resolve('packages/server/src');
 
 const ALLOWED = [
@@ -45,6 +46,13 @@ describe('task change subscribers', () => {
       .sort();
     expect(subscribers.filter((file) => !ALLOWED.includes(file))).toEqual([]);
     expect(subscribers).toContain('task-views/task-projection.ts');
+  });
+
+  it('creates the task projection in one place, where the app is composed (one per app, handed on)', () => {
+    const creators = sourceFiles(SERVER_SRC)
+      .filter((file) => /\bnew TaskProjection\b|\bTaskProjection\.of\b/.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(SERVER_SRC, file).split('\\').join('/'));
+    expect(creators).toEqual(['bootstrap/bootstrap.ts']);
   });
 
   it('sees a subscription however the manager is reached (the check can fail)', () => {

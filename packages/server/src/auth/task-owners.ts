@@ -1,7 +1,7 @@
 import { type AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { type Logger, type TaskManager } from '@robot-mcp-kit/core';
+import { type Logger } from '@robot-mcp-kit/core';
 import { ANONYMOUS_SCOPE } from '@robot-mcp-kit/core/store';
-import { TaskProjection } from '../task-views/task-projection.js';
+import { type TaskProjection } from '../task-views/task-projection.js';
 
 export { MAX_FINISHED_OWNERS } from '../task-views/task-projection.js';
 
@@ -38,8 +38,12 @@ export interface TaskOwner {
  */
 export class TaskOwners {
   private readonly sessions = new Map<string, string>();
-  /** The task projection of the observed TaskManager: where the tasks' owners are recorded. */
-  private tasks: TaskProjection | undefined;
+
+  /**
+   * @param tasks the app's one task projection, where the tasks' owners are recorded (without one,
+   *   only sessions are bound: an HTTP listener on its own)
+   */
+  constructor(private readonly tasks?: TaskProjection) {}
 
   /** The principal of a session's requests. */
   bindSession(sessionId: string, auth: AuthInfo | undefined): void {
@@ -74,12 +78,12 @@ export class TaskOwners {
   }
 
   /**
-   * Reads the owners of `taskManager`'s tasks from its `TaskProjection` (which records the
-   * origin of every task started with one) and logs the principal of each authenticated start;
-   * returns the function that stops.
+   * Keeps the task projection recording (the origin of every task started with one) and logs the
+   * principal of each authenticated start; returns the function that stops.
    */
-  observe(taskManager: TaskManager, logger?: Logger): () => void {
-    const tasks = (this.tasks = TaskProjection.of(taskManager));
+  observe(logger?: Logger): () => void {
+    const { tasks } = this;
+    if (!tasks) return () => undefined;
     return tasks.subscribe((change) => {
       if (change.kind !== 'started') return;
       const principal = change.origin?.principal;

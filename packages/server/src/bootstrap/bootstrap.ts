@@ -23,6 +23,7 @@ import { createDecoratedTools } from '../tools/decorated-tools.factory.js';
 import { createReconciliationTools } from '../tools/reconciliation.tools.js';
 import { TaskStarter } from '../tools/task-starter.js';
 import { TaskOwners } from '../auth/task-owners.js';
+import { TaskProjection } from '../task-views/task-projection.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import { type BuiltinFeatureOptions, builtinFeatures } from '../features/builtin-features.js';
 import { replicaIdFrom, StoreEventOutbox } from '../runtime/store-outbox.js';
@@ -195,8 +196,9 @@ function createFeatureContext<T extends object>(
     },
     options,
   );
-  const owners = new TaskOwners();
-  owners.observe(taskManager, logger);
+  const projection = new TaskProjection(taskManager); // the app's one, handed to every reader
+  const owners = new TaskOwners(projection);
+  owners.observe(logger);
   const starter = new TaskStarter(taskManager, owners);
   const stored = (late.stored = createStoreBridge(storeSetting, {
     taskManager,
@@ -211,6 +213,7 @@ function createFeatureContext<T extends object>(
     ...base,
     instance,
     taskManager,
+    projection,
     poster,
     starter,
     owners,

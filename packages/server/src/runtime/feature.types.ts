@@ -10,6 +10,7 @@ import { type DtoSchemaBuilder } from '../schema/dto-schema.js';
 import { type RegisteredTool } from '../tools/registered-tool.js';
 import { type TaskStarter } from '../tools/task-starter.js';
 import { type TaskOwners } from '../auth/task-owners.js';
+import { type TaskProjection } from '../task-views/task-projection.js';
 import { type TaskStoreBridge } from './task-store.bridge.js';
 import { type AppExtension } from './robot-mcp-app.js';
 
@@ -19,6 +20,11 @@ export interface FeatureContext {
   readonly instance: object;
   readonly env: NodeJS.ProcessEnv;
   readonly taskManager: TaskManager;
+  /**
+   * The app's one read model of its tasks (owners, last change) and the one subscriber to the
+   * TaskManager's changes: a surface follows task changes through it, never `taskManager.onChange`.
+   */
+  readonly projection: TaskProjection;
   readonly poster: EventPoster;
   readonly starter: TaskStarter;
   /** Who started which task (session, principal), fed from the TaskManager's `started` changes. */

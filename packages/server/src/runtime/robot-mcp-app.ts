@@ -29,6 +29,7 @@ import { PipelineTransport } from '../transports/message-pipeline.transport.js';
 import { sessionStages } from '../transports/message.stages.js';
 import { type SurfaceFeature } from '../surface/session-surface.port.js';
 import { SdkV1SessionSurface } from '../surface/sdk-v1.session-surface.js';
+import { type LifecycleStep, startInOrder, stopInOrder } from './lifecycle.steps.js';
 
 /**
  * An extension installs extra protocol surface on every session (native tasks, resources, event
@@ -40,6 +41,7 @@ export interface AppExtension extends SurfaceFeature {
   readonly name: string;
   installSession?(server: Server, session: SessionContext): void;
   sessionClosed?(session: SessionContext): void | Promise<void>;
+  /** At shutdown, after the poster flushed; extensions close in reverse of their install order. */
   close?(): void | Promise<void>;
 }
 
@@ -202,12 +204,16 @@ export class RobotMcpApp {
     return mcp;
   }
 
-  /** Connects the task store (when configured) and opens the poster: its transport, the outbox. Once. */
+  /**
+   * The declared start order, run once (the listener and the 2026 leg follow, in `listen()`): the task
+   * store first (other replicas' tasks and cancel requests, the id reservations the starter draws
+   * from), then the poster (its transport, the outbox), whose delivery gate asks the store.
+   */
   private open(): Promise<void> {
-    this.opened ??= (async () => {
-      await this.stored?.start();
-      await this.poster.open();
-    })();
+    this.opened ??= startInOrder([
+      { component: 'task-store', run: () => this.stored?.start() },
+      { component: 'poster', run: () => this.poster.open() },
+    ]);
     return this.opened;
   }
 
@@ -291,17 +297,42 @@ export class RobotMcpApp {
 
   private async doClose(timeoutMs: number): Promise<FlushReport> {
     const started = Date.now();
-    this.starter.stopIntake();
     const running = this.taskManager.runningCount;
-    await this.taskManager.aclose({ flush: false });
-    await this.stored?.close();
-    const report = await this.poster.aclose({ timeoutMs: Math.max(0, timeoutMs - (Date.now() - started)) });
-    for (const extension of this.extensions) await extension.close?.();
-    await this.listener?.close();
-    await this.modernStdio?.close();
-    this.modern?.close();
-    await Promise.allSettled([...this.sessions.keys()].map((mcp) => mcp.close()));
+    let report: FlushReport = { delivered: 0, dropped: 0, unflushed: 0 }; // the poster's, once it closed
+    await stopInOrder(
+      this.shutdownOrder(async () => {
+        report = await this.poster.aclose({ timeoutMs: Math.max(0, timeoutMs - (Date.now() - started)) });
+      }),
+      this.logger,
+    );
     this.logger.info('server stopped', { cancelled_tasks: running, ...report });
     return report;
+  }
+
+  /**
+   * The declared shutdown order. The tasks end first (no new one, the running ones cancelled), while
+   * the store and the poster still take their last records and events; the store writes what is
+   * pending and closes; the poster flushes until the deadline (`closePoster`); then the extensions,
+   * in reverse of their install order (the last installed closes first); the transports last, so
+   * the sessions hear of the final changes.
+   */
+  private shutdownOrder(closePoster: () => Promise<void>): LifecycleStep[] {
+    return [
+      { component: 'intake', run: () => this.starter.stopIntake() },
+      { component: 'tasks', run: () => this.taskManager.aclose({ flush: false }) },
+      { component: 'task-store', run: () => this.stored?.close() },
+      { component: 'poster', run: closePoster },
+      ...[...this.extensions].reverse().map((extension) => ({
+        component: `extension ${extension.name}`,
+        run: () => extension.close?.(),
+      })),
+      { component: 'listener', run: () => this.listener?.close() },
+      { component: 'stdio-2026', run: () => this.modernStdio?.close() },
+      { component: 'leg-2026', run: () => this.modern?.close() },
+      {
+        component: 'sessions',
+        run: () => Promise.allSettled([...this.sessions.keys()].map((mcp) => mcp.close())),
+      },
+    ];
   }
 }

@@ -48,9 +48,8 @@ interface Entry {
 }
 
 /** The parts of a TaskManager the projection reads. */
-type Source = Pick<TaskManager, 'onChange' | 'get'> & Partial<Pick<TaskManager, 'clock' | 'logger'>>;
-
-const projections = new WeakMap<object, TaskProjection>();
+export type ProjectionSource = Pick<TaskManager, 'onChange' | 'get'> &
+  Partial<Pick<TaskManager, 'clock' | 'logger'>>;
 
 /**
  * The one read model of a TaskManager's tasks that every surface queries (task owners, the
@@ -62,8 +61,10 @@ const projections = new WeakMap<object, TaskProjection>();
  * its task ends (only a principal is read after the end, by the scope checks); the owners of the last
  * {@link MAX_FINISHED_OWNERS} finished tasks are kept, a ring.
  *
- * One per TaskManager ({@link TaskProjection.of}); it listens while anything holds it or listens
- * to it, so closing the last surface leaves the manager with no listener of it.
+ * One per app: created once where the app is composed (`bootstrap`, beside its TaskManager) and
+ * handed to every surface that reads it (`FeatureContext.projection`, the task owners), never looked
+ * up. It listens while anything holds it or listens to it, so closing the last surface leaves the
+ * manager with no listener of it.
  */
 export class TaskProjection {
   private readonly entries = new Map<string, Entry>();
@@ -75,17 +76,8 @@ export class TaskProjection {
   private holds = 0;
   private stopLocal: (() => void) | undefined;
 
-  private constructor(private readonly manager: Source) {}
-
-  /** The projection of `taskManager` (created on first use, one per manager). */
-  static of(taskManager: Source): TaskProjection {
-    let projection = projections.get(taskManager);
-    if (!projection) {
-      projection = new TaskProjection(taskManager);
-      projections.set(taskManager, projection);
-    }
-    return projection;
-  }
+  /** The projection of `manager`'s tasks; it subscribes to the manager on its first hold. */
+  constructor(private readonly manager: ProjectionSource) {}
 
   /** Keeps the projection listening (task owners are recorded); returns the function that releases it. */
   hold(): () => void {

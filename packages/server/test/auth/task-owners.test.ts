@@ -3,6 +3,7 @@ import { type TaskBody, TaskManager } from '@robot-mcp-kit/core';
 import { ANONYMOUS_SCOPE } from '@robot-mcp-kit/core/store';
 import { MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { MAX_FINISHED_OWNERS, mayAccess, scopeOf, TaskOwners } from '../../src/auth/task-owners.js';
+import { TaskProjection } from '../../src/task-views/task-projection.js';
 
 /** Runs until cancelled. */
 const hold: TaskBody = (ctx) =>
@@ -11,8 +12,8 @@ const hold: TaskBody = (ctx) =>
 describe('TaskOwners', () => {
   it('allows a caller exactly the tasks of its own scope: its principal, or the anonymous scope without auth', async () => {
     const taskManager = new TaskManager({ serverName: 'own' });
-    const owners = new TaskOwners();
-    owners.observe(taskManager);
+    const owners = new TaskOwners(new TaskProjection(taskManager));
+    owners.observe();
     owners.bindSession('alice-session', { token: 'a', clientId: 'alice', scopes: [] });
     owners.bindSession('bob-session', { token: 'b', clientId: 'bob', scopes: [] });
     const alices = taskManager.start('t', hold, {
@@ -45,8 +46,8 @@ describe('TaskOwners', () => {
   it('records owners from `started` origins only, and logs the principal of an authenticated start', async () => {
     const logger = new MemoryLogger();
     const taskManager = new TaskManager({ serverName: 'own' });
-    const owners = new TaskOwners();
-    const stop = owners.observe(taskManager, logger);
+    const owners = new TaskOwners(new TaskProjection(taskManager));
+    const stop = owners.observe(logger);
     const bare = taskManager.start('t', hold);
     const mine = taskManager.start('t', hold, { origin: { sessionId: 's1', principal: 'alice' } });
     expect(owners.ownerOf(bare.task_id)).toBeUndefined();
@@ -63,8 +64,8 @@ describe('TaskOwners', () => {
 
   it('forgets the oldest finished owners beyond the bound, never a running one', async () => {
     const taskManager = new TaskManager({ serverName: 'own', maxFinishedRetained: 10 });
-    const owners = new TaskOwners();
-    owners.observe(taskManager);
+    const owners = new TaskOwners(new TaskProjection(taskManager));
+    owners.observe();
     const origin = { sessionId: 's', principal: 'p' };
     const running = taskManager.start('t', hold, { origin });
     const ids: string[] = [];
@@ -82,8 +83,8 @@ describe('TaskOwners', () => {
 
   it("forgets an unauthenticated task's owner at its end; keeps a principal's for scope checks", async () => {
     const taskManager = new TaskManager({ serverName: 'own' });
-    const owners = new TaskOwners();
-    owners.observe(taskManager);
+    const owners = new TaskOwners(new TaskProjection(taskManager));
+    owners.observe();
     const anonymous = taskManager.start('t', async () => ({}), { origin: { sessionId: 's1' } });
     const alice = taskManager.start('t', async () => ({}), {
       origin: { sessionId: 's1', principal: 'alice' },

@@ -4,6 +4,7 @@ import { ManualClock, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { bootstrap, CapabilityServer, LongRunningTool } from '@robot-mcp-kit/server';
 import { TaskStarter } from '@robot-mcp-kit/server/advanced';
 import { TaskOwners } from '../../src/auth/task-owners.js';
+import { TaskProjection } from '../../src/task-views/task-projection.js';
 import {
   cancelSessionTasks,
   disconnectPolicy,
@@ -139,8 +140,8 @@ describe('tasks outlive their session; cancelOnDisconnect tools stop with it', (
     const clock = new ManualClock();
     const logger = new MemoryLogger();
     const taskManager = new TaskManager({ serverName: 'stubborn', clock, cancelGraceMs: 60_000 });
-    const owners = new TaskOwners();
-    owners.observe(taskManager);
+    const owners = new TaskOwners(new TaskProjection(taskManager));
+    owners.observe();
     const starter = new TaskStarter(taskManager, owners);
     const info = await starter.start({
       definition: { name: 'spin', kind: 'long-running', preempt: false } as never,
@@ -206,8 +207,8 @@ describe('concurrency limits', () => {
 describe('TaskStarter origin and TaskOwners', () => {
   it('starts with the session, principal and tags as origin, seen on `started` before the body runs', async () => {
     const taskManager = new TaskManager({ serverName: 'owners' });
-    const owners = new TaskOwners();
-    owners.observe(taskManager);
+    const owners = new TaskOwners(new TaskProjection(taskManager));
+    owners.observe();
     owners.bindSession('s1', { clientId: 'alice', token: 't', scopes: [] });
     const starter = new TaskStarter(taskManager, owners);
     const tag = Symbol('tag');

@@ -43,10 +43,9 @@ function remoteSource(): RemoteChangeSource & { emit(taskId: string): void; read
 }
 
 describe('TaskProjection', () => {
-  it('is one subscription per TaskManager however many surfaces listen, and none once they all stop', async () => {
+  it('is one subscription to its TaskManager however many surfaces listen, and none once they all stop', async () => {
     const { taskManager, state } = counted();
-    const projection = TaskProjection.of(taskManager);
-    expect(TaskProjection.of(taskManager)).toBe(projection);
+    const projection = new TaskProjection(taskManager);
     const seen: string[][] = [[], [], []];
     const stops = seen.map((kinds) => projection.subscribe((change) => kinds.push(change.kind)));
     const held = projection.hold();
@@ -65,7 +64,7 @@ describe('TaskProjection', () => {
   it("records each task's owner before the surfaces hear of it, and lists by session, principal and status", async () => {
     const clock = new ManualClock();
     const { taskManager } = counted({ clock });
-    const projection = TaskProjection.of(taskManager);
+    const projection = new TaskProjection(taskManager);
     const ownersAtStart: unknown[] = [];
     const stop = projection.subscribe((change) => {
       if (change.kind === 'started') ownersAtStart.push(projection.get(change.taskId)?.sessionId ?? 'none');
@@ -102,7 +101,7 @@ describe('TaskProjection', () => {
 
   it("follows a store's remote changes with one subscription per store, for the listeners that asked", async () => {
     const { taskManager } = counted();
-    const projection = TaskProjection.of(taskManager);
+    const projection = new TaskProjection(taskManager);
     const store = remoteSource();
     const heard: ProjectedChange[][] = [[], [], []];
     const first = projection.subscribe((change) => heard[0]!.push(change), store);
@@ -126,7 +125,7 @@ describe('TaskProjection', () => {
   it('logs a throwing surface and still tells the others', async () => {
     const logger = new MemoryLogger();
     const { taskManager } = counted({ logger });
-    const projection = TaskProjection.of(taskManager);
+    const projection = new TaskProjection(taskManager);
     const kinds: string[] = [];
     const broken = projection.subscribe(() => {
       throw new Error('surface broke');

@@ -8,7 +8,6 @@ import { EventFeed } from './event-feed.js';
 import { createEventFeedTools, DEFAULT_MAX_WAIT_S, MAX_WAIT_LIMIT_S } from './event-feed.tools.js';
 import { withFeedCursor } from './feed-cursor.wrapper.js';
 import { unrecognisedTriggerTypes } from '../../rules/trigger-types.rules.js';
-import { TaskProjection } from '../../task-views/task-projection.js';
 
 /** Entries the feed keeps when neither `eventBuffer` nor `RMK_EVENT_BUFFER` says otherwise. */
 export const DEFAULT_EVENT_BUFFER = 500;
@@ -67,7 +66,7 @@ class FeedState {
     ctx: FeatureContext,
   ) {
     this.stops.push(
-      TaskProjection.of(ctx.taskManager).subscribe((change) => {
+      ctx.projection.subscribe((change) => {
         if (change.kind === 'event' && change.event) {
           feed.appendEvent(change.event);
         } else if (change.kind === 'started') {

@@ -6,7 +6,7 @@ import { type NativeTaskEntry, NativeTaskIndex } from './native-task.index.js';
 import { type ResolvedNativeTasksOptions } from './native-tasks.options.js';
 import { relatedTaskMeta } from '../../task-views/task-payload.builder.js';
 import { progressValues, toProtocolTask } from '../../task-views/task-status.mapper.js';
-import { type ProjectedChange, TaskProjection } from '../../task-views/task-projection.js';
+import { type ProjectedChange, type TaskProjection } from '../../task-views/task-projection.js';
 
 /** The origin tag under which a native-task call puts its {@link NativeTaskCall}. */
 export const NATIVE_TASK_TAG: unique symbol = Symbol('robot-mcp-kit.native-task');
@@ -38,6 +38,8 @@ interface ProgressRoute {
 
 export interface NativeTaskServiceDeps {
   readonly taskManager: TaskManager;
+  /** The app's task projection: the changes the protocol tasks follow. */
+  readonly projection: TaskProjection;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly options: ResolvedNativeTasksOptions;
@@ -64,7 +66,7 @@ export class NativeTaskService {
     this.options = deps.options;
     this.logger = deps.logger;
     this.index = new NativeTaskIndex(deps.clock, deps.options.maxTasks, (entry) => this.expired(entry));
-    this.stopListening = TaskProjection.of(deps.taskManager).subscribe((change) => this.onChange(change));
+    this.stopListening = deps.projection.subscribe((change) => this.onChange(change));
   }
 
   /** Open sessions that can receive notifications. */

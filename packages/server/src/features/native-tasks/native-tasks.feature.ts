@@ -18,6 +18,7 @@ export function nativeTasksFeature(options?: NativeTasksOptions): Feature {
     setup(ctx) {
       const service = new NativeTaskService({
         taskManager: ctx.taskManager,
+        projection: ctx.projection,
         clock: ctx.clock,
         logger: ctx.logger.child({ component: 'native-tasks' }),
         options: resolveNativeTasksOptions(options),

@@ -1,7 +1,7 @@
-import { type Clock, type Logger, type TaskManager } from '@robot-mcp-kit/core';
+import { type Clock, type Logger } from '@robot-mcp-kit/core';
 import { type SurfaceNotifier } from '../../surface/session-surface.port.js';
 import { RUNNING_TASKS_URI, taskUri } from '../../task-views/task-resources.catalog.js';
-import { type RemoteChangeSource, TaskProjection } from '../../task-views/task-projection.js';
+import { type RemoteChangeSource, type TaskProjection } from '../../task-views/task-projection.js';
 import { UpdateCoalescer } from '../../task-views/update-coalescer.js';
 
 /** The coalescer key of `notifications/resources/list_changed` (not a URI: no `://`). */
@@ -28,7 +28,8 @@ export class TaskChangePublisher {
   private readonly stop: () => void;
 
   constructor(
-    taskManager: TaskManager,
+    /** The app's task projection: this replica's changes. */
+    projection: TaskProjection,
     clock: Clock,
     intervalMs: number,
     private readonly logger: Logger,
@@ -36,7 +37,7 @@ export class TaskChangePublisher {
   ) {
     this.coalescer = new UpdateCoalescer(intervalMs, clock, (key) => this.announce(key));
     const source = typeof remote === 'function' ? { onRemoteChange: remote } : remote;
-    this.stop = TaskProjection.of(taskManager).subscribe((change) => {
+    this.stop = projection.subscribe((change) => {
       if (this.targets.size === 0) return;
       this.touch(taskUri(change.taskId));
       this.touch(RUNNING_TASKS_URI);

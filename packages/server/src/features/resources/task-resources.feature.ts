@@ -9,6 +9,7 @@ import {
   type SurfaceNotifier,
 } from '../../surface/session-surface.port.js';
 import { TaskResourceCatalog } from '../../task-views/task-resources.catalog.js';
+import { type TaskProjection } from '../../task-views/task-projection.js';
 import { parseInteger } from '../feature-config.js';
 import { type TaskResourcesOptions } from './task-resources.options.js';
 import { withTaskLinks } from './task-link.js';
@@ -31,6 +32,8 @@ export class TaskResourceHub {
 
   constructor(
     taskManager: TaskManager,
+    /** The app's task projection, whose changes are announced. */
+    projection: TaskProjection,
     clock: Clock,
     intervalMs: number,
     logger: Logger,
@@ -48,7 +51,7 @@ export class TaskResourceHub {
       // another replica's task may be followed: its changes arrive through the store's channel
       subscribable: (uri, caller) => catalog.knows(uri, caller.scope),
     };
-    this.publisher = new TaskChangePublisher(taskManager, clock, intervalMs, logger, stored);
+    this.publisher = new TaskChangePublisher(projection, clock, intervalMs, logger, stored);
   }
 
   /** Serves the resources on one session and announces changes to it until it closes. */
@@ -87,6 +90,7 @@ export function taskResourcesFeature(options: TaskResourcesOptions = {}): Featur
       );
       const hub = new TaskResourceHub(
         ctx.taskManager,
+        ctx.projection,
         ctx.clock,
         intervalMs,
         ctx.logger.child({ component: 'task-resources' }),

@@ -17,6 +17,7 @@ import {
   type ToolCall,
 } from '@robot-mcp-kit/server/advanced';
 import { NativeTaskService } from '../../../src/features/native-tasks/native-task.service.js';
+import { TaskProjection } from '../../../src/task-views/task-projection.js';
 import { withTaskSupport } from '../../../src/features/native-tasks/task-tool.wrapper.js';
 import {
   ArmServer,
@@ -119,6 +120,7 @@ describe('NativeTaskService', () => {
     const logger = new MemoryLogger();
     const native = new NativeTaskService({
       taskManager,
+      projection: new TaskProjection(taskManager),
       clock: taskManager.clock,
       logger,
       options: NATIVE_TASKS_DEFAULTS,

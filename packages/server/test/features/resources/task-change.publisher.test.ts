@@ -4,17 +4,23 @@ import { type TaskChange } from '@robot-mcp-kit/core/host';
 import { ManualClock, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { type SurfaceNotifier } from '../../../src/surface/session-surface.port.js';
 import { TaskChangePublisher } from '../../../src/features/resources/task-change.publisher.js';
+import { TaskProjection } from '../../../src/task-views/task-projection.js';
 
-/** The one TaskManager method the publisher uses, driven by the test. */
-function changes(): { manager: TaskManager; emit(change: Partial<TaskChange>): void; listeners: number } {
+/** The projection of a TaskManager whose one method the projection subscribes with is driven by the test. */
+function changes(): {
+  projection: TaskProjection;
+  emit(change: Partial<TaskChange>): void;
+  listeners: number;
+} {
   const listeners = new Set<(change: TaskChange) => void>();
+  const manager = {
+    onChange(listener: (change: TaskChange) => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  } as unknown as TaskManager;
   return {
-    manager: {
-      onChange(listener: (change: TaskChange) => void) {
-        listeners.add(listener);
-        return () => listeners.delete(listener);
-      },
-    } as unknown as TaskManager,
+    projection: new TaskProjection(manager),
     emit: (change) => {
       for (const listener of listeners)
         listener({ kind: 'event', state: 'running', ...change } as TaskChange);
@@ -41,7 +47,7 @@ describe('TaskChangePublisher (tasks:// changes for every notification target)',
   it('announces the task, tasks://running and, on start and end, the list', () => {
     const source = changes();
     const { sent, sink } = recorder();
-    const publisher = new TaskChangePublisher(source.manager, new ManualClock(), 250, new MemoryLogger());
+    const publisher = new TaskChangePublisher(source.projection, new ManualClock(), 250, new MemoryLogger());
     publisher.attach(sink);
     source.emit({ kind: 'started', taskId: 'arm-000001' });
     expect(sent).toEqual(['tasks://arm-000001', 'tasks://running', 'list']);
@@ -52,7 +58,7 @@ describe('TaskChangePublisher (tasks:// changes for every notification target)',
     const clock = new ManualClock();
     const source = changes();
     const { sent, sink } = recorder();
-    const publisher = new TaskChangePublisher(source.manager, clock, 250, new MemoryLogger());
+    const publisher = new TaskChangePublisher(source.projection, clock, 250, new MemoryLogger());
     publisher.attach(sink);
     for (let i = 0; i < 5; i += 1) source.emit({ taskId: 'arm-000001' });
     expect(sent.filter((uri) => uri === 'tasks://arm-000001')).toHaveLength(1);
@@ -65,7 +71,7 @@ describe('TaskChangePublisher (tasks:// changes for every notification target)',
   it('stops listening on close, and a failing sink is logged, not thrown', () => {
     const source = changes();
     const logger = new MemoryLogger();
-    const publisher = new TaskChangePublisher(source.manager, new ManualClock(), 0, logger);
+    const publisher = new TaskChangePublisher(source.projection, new ManualClock(), 0, logger);
     publisher.attach({
       follows: () => true,
       resourceUpdated: () => {
@@ -84,7 +90,7 @@ describe('TaskChangePublisher (tasks:// changes for every notification target)',
     const { sent, sink } = recorder();
     const remote = new Set<(taskId: string) => void>();
     const publisher = new TaskChangePublisher(
-      source.manager,
+      source.projection,
       new ManualClock(),
       250,
       new MemoryLogger(),
@@ -102,7 +108,7 @@ describe('TaskChangePublisher (tasks:// changes for every notification target)',
 
   it('sends an update only to the targets that follow its URI, the list change to every target, and stops at detach', () => {
     const source = changes();
-    const publisher = new TaskChangePublisher(source.manager, new ManualClock(), 0, new MemoryLogger());
+    const publisher = new TaskChangePublisher(source.projection, new ManualClock(), 0, new MemoryLogger());
     const follower = recorder();
     const bystander: string[] = [];
     const detach = publisher.attach(follower.sink);
