@@ -42,6 +42,27 @@ export type { ActuatorGate } from '../tools/task-starter.js';
 export type { StartRequest } from '../tools/task-starter.js';
 export type { Feature, FeatureContext, FeatureContribution } from '../runtime/feature.types.js';
 export type { TaskStoreBridge } from '../runtime/task-store.bridge.js';
+// The session surface features install into (both MCP generations) and the app's one task projection
+export type {
+  ResourceSource,
+  SessionSurface,
+  SurfaceCaller,
+  SurfaceFeature,
+  SurfaceNotifier,
+  SurfaceResource,
+  SurfaceResourceContents,
+  SurfaceResourceTemplate,
+} from '../surface/session-surface.port.js';
+export type {
+  ProjectedChange,
+  ProjectedTask,
+  ProjectionFilter,
+  ProjectionListener,
+  ProjectionSource,
+  RemoteChange,
+  RemoteChangeSource,
+  TaskProjection,
+} from '../task-views/task-projection.js';
 export { builtinFeatures } from '../features/builtin-features.js';
 export type { BuiltinFeatureOptions } from '../features/builtin-features.js';
 export type { SafetyFeatureOptions } from '../features/safety/safety.options.js';

@@ -59,7 +59,7 @@ export type ProjectionSource = Pick<TaskManager, 'onChange' | 'get'> &
  * its owner (session, principal) and last-change time; the TaskInfo itself is the manager's
  * ({@link info}). Memory is bounded in this one place: an owner without a principal is forgotten when
  * its task ends (only a principal is read after the end, by the scope checks); the owners of the last
- * {@link MAX_FINISHED_OWNERS} finished tasks are kept, a ring.
+ * 10,000 (`MAX_FINISHED_OWNERS`) finished tasks are kept, a ring.
  *
  * One per app: created once where the app is composed (`bootstrap`, beside its TaskManager) and
  * handed to every surface that reads it (`FeatureContext.projection`, the task owners), never looked
