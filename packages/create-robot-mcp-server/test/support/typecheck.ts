@@ -39,8 +39,20 @@ export function typecheckProject(dir: string): string[] {
     },
   };
   const program = ts.createProgram(parsed.fileNames, options);
-  return ts
-    .getPreEmitDiagnostics(program)
+  // Only the project's own files are checked: the kit's sources are checked by the workspace's
+  // typecheck, and only the project's diagnostics are reported. The checker still resolves every
+  // kit type the project uses, so an API mismatch is still an error in the project's file.
+  const own = program.getSourceFiles().filter((file) => file.fileName.startsWith(dir));
+  const diagnostics = [
+    ...program.getConfigFileParsingDiagnostics(),
+    ...program.getOptionsDiagnostics(),
+    ...own.flatMap((file) => [
+      ...program.getSyntacticDiagnostics(file),
+      ...program.getSemanticDiagnostics(file),
+    ]),
+    ...program.getGlobalDiagnostics(),
+  ];
+  return diagnostics
     .filter((d) => !d.file || d.file.fileName.startsWith(dir))
     .map((d) => {
       const where = d.file
