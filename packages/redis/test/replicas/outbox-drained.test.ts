@@ -1,9 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { SignedReceiver } from '../../../../test/support/signed-receiver.js';
 import { until, waitFor } from '../../../../test/support/until.js';
-import { commandCalls, connectAdmin, privateRedis } from '../redis-test.helpers.js';
+import { commandCalls, connectAdmin } from '../redis-test.helpers.js';
 import {
   connectClient,
+  privateStoreWithReceiver,
   REPLICA_SECRET,
   replicaSuite,
   startReplica,
@@ -58,11 +59,7 @@ describe('durable outbox of a replica with RMK_STORE (real processes, real Redis
 
   it('costs one script per event: its state write and its append together', async () => {
     // a Redis of this test's own: its command counts are this replica's alone
-    const redis = await privateRedis();
-    resources.onCleanup(() => redis.stop());
-    const receiver = new SignedReceiver(REPLICA_SECRET);
-    const callbackUrl = await receiver.start();
-    resources.onCleanup(() => receiver.close());
+    const { redis, receiver, callbackUrl } = await privateStoreWithReceiver(resources);
     const replica = await startReplica(resources, {
       prefix,
       callbackUrl,

@@ -1,10 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { SignedReceiver } from '../../../../test/support/signed-receiver.js';
-import { connectAdmin, privateRedis } from '../redis-test.helpers.js';
+import { connectAdmin } from '../redis-test.helpers.js';
 import { CommandFeed } from './command-feed.helpers.js';
 import {
   connectClient,
-  REPLICA_SECRET,
+  privateStoreWithReceiver,
   replicaSuite,
   startReplica,
   startTask,
@@ -24,11 +23,7 @@ describe('the Redis round trips of a task start with RMK_STORE (real process, re
 
   it('a start, once the id pool is warm, is one round trip to Redis: one EVALSHA writing its record', async () => {
     // a Redis of this test's own: every command it runs is the replica's (or this test's)
-    const redis = await privateRedis();
-    resources.onCleanup(() => redis.stop());
-    const receiver = new SignedReceiver(REPLICA_SECRET);
-    const callbackUrl = await receiver.start();
-    resources.onCleanup(() => receiver.close());
+    const { redis, callbackUrl } = await privateStoreWithReceiver(resources);
     // hold with no progress: the start is all the task sends until it is cancelled
     const replica = await startReplica(resources, {
       prefix,

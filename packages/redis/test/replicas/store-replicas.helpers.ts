@@ -11,7 +11,14 @@ import {
   type Spawned,
   spawnNode,
 } from '../../../../test/support/processes.js';
-import { connectAdmin, deleteKeys, SHARED_REDIS_URL } from '../redis-test.helpers.js';
+import { SignedReceiver } from '../../../../test/support/signed-receiver.js';
+import {
+  connectAdmin,
+  deleteKeys,
+  type PrivateRedis,
+  privateRedis,
+  SHARED_REDIS_URL,
+} from '../redis-test.helpers.js';
 
 export const REPLICA_SECRET = 'store-replicas-secret-0123456789abcdef';
 const REPLICA = join(import.meta.dirname, '..', 'fixtures', 'store-replica.mjs');
@@ -122,6 +129,21 @@ export async function startReplicas<const Envs extends readonly Record<string, s
     envs.map((env) => startReplica(resources, { ...options, env: { ...options.env, ...env }, limitMs })),
   );
   return started as { -readonly [K in keyof Envs]: Replica };
+}
+
+/**
+ * A Redis of the test's own (its command counts and MONITOR feed are the replica's alone) and a
+ * signed receiver for the replica's events, both stopped by `resources`.
+ */
+export async function privateStoreWithReceiver(
+  resources: Resources,
+): Promise<{ redis: PrivateRedis; receiver: SignedReceiver; callbackUrl: string }> {
+  const redis = await privateRedis();
+  resources.onCleanup(() => redis.stop());
+  const receiver = new SignedReceiver(REPLICA_SECRET);
+  const callbackUrl = await receiver.start();
+  resources.onCleanup(() => receiver.close());
+  return { redis, receiver, callbackUrl };
 }
 
 /** An MCP SDK client of a replica, closed by `resources`. */

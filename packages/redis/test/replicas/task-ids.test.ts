@@ -3,11 +3,12 @@ import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { exitOf } from '../../../../test/support/processes.js';
 import { SignedReceiver } from '../../../../test/support/signed-receiver.js';
-import { connectAdmin, privateRedis } from '../redis-test.helpers.js';
+import { connectAdmin } from '../redis-test.helpers.js';
 import { CommandFeed } from './command-feed.helpers.js';
 import { type RedisClient } from '@robot-mcp-kit/redis/receiver';
 import {
   connectClient,
+  privateStoreWithReceiver,
   REPLICA_SECRET,
   replicaSuite,
   startReplica,
@@ -68,11 +69,7 @@ describe('task ids across replicas sharing a store (real processes, real Redis)'
   }, 240_000);
   it('a replica that closes releases the reservations of the ids it reserved ahead and did not use, in one round trip; its tasks keep theirs', async () => {
     // a Redis of this test's own: its MONITOR feed shows this replica's commands alone
-    const redis = await privateRedis();
-    resources.onCleanup(() => redis.stop());
-    const receiver = new SignedReceiver(REPLICA_SECRET);
-    const callbackUrl = await receiver.start();
-    resources.onCleanup(() => receiver.close());
+    const { redis, callbackUrl } = await privateStoreWithReceiver(resources);
     const a = await startReplica(resources, { prefix, callbackUrl, env: { RMK_STORE: redis.url } });
     const client = await connectClient(resources, a.url);
     const started: string[] = [];
