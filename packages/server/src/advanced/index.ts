@@ -40,7 +40,8 @@ export type { RegisteredTool, ToolCall, SessionContext } from '../tools/register
 export { ActuatorBusyError, TaskStarter } from '../tools/task-starter.js';
 export type { ActuatorGate } from '../tools/task-starter.js';
 export type { StartRequest } from '../tools/task-starter.js';
-export type { Feature, FeatureContext, FeatureContribution } from '../runtime/feature.types.js';
+export type { Feature, FeatureContext, FeatureContribution, FeatureNeed } from '../runtime/feature.types.js';
+export { defineFeature } from '../runtime/feature.define.js';
 export type { TaskStoreBridge } from '../runtime/task-store.bridge.js';
 // The session surface features install into (both MCP generations) and the app's one task projection
 export type {

@@ -28,6 +28,7 @@ import { ToolRegistry } from '../tools/tool-registry.js';
 import { type BuiltinFeatureOptions, builtinFeatures } from '../features/builtin-features.js';
 import { replicaIdFrom, StoreEventOutbox } from '../runtime/store-outbox.js';
 import { type Feature, type FeatureContext, type FeatureContribution } from '../runtime/feature.types.js';
+import { servicesFor } from '../runtime/feature.define.js';
 import { type RegisteredTool } from '../tools/registered-tool.js';
 import { type AppExtension, RobotMcpApp } from '../runtime/robot-mcp-app.js';
 import { type TransportConfig, transportConfigFromEnv } from '../runtime/server-config.js';
@@ -119,7 +120,9 @@ export function bootstrap<T extends object>(
   const transport = transportConfigFromEnv(env, options.transport);
   const http = httpSecurityFromEnv(env, { ...options.http, ...(options.auth ? { auth: options.auth } : {}) });
   const context = createFeatureContext(ServerClass, { definition, env, logger, clock }, options);
-  const contributions = (options.features ?? builtinFeatures(options)).map((f) => f.setup(context));
+  const contributions = (options.features ?? builtinFeatures(options)).map((feature) =>
+    feature.setup(servicesFor(context, feature)),
+  );
   const extensions = [
     ...contributions.flatMap((contribution) => (contribution.extension ? [contribution.extension] : [])),
     ...(options.extensions ?? []),

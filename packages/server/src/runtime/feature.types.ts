@@ -57,13 +57,20 @@ export interface FeatureContribution {
   readonly extension?: AppExtension;
 }
 
+/** The name of one service of {@link FeatureContext} a feature can declare it needs. */
+export type FeatureNeed = keyof FeatureContext;
+
 /**
- * A built-in capability of the kit (event feed, task resources, session clean-up, tool policy,
- * native tasks): made by a factory with typed options in its own folder of the server's features,
- * listed once in `builtin-features.ts` there. `bootstrap()` only composes what the features contribute.
+ * A capability of the kit (event feed, task resources, session clean-up, tool policy, native
+ * tasks, or an author's own): made by a factory with typed options, written with
+ * {@link defineFeature} so that `setup` receives the services in {@link needs} and nothing else —
+ * typed, and at run time too. Built-ins are listed once in `builtin-features.ts` of the server's
+ * features; `bootstrap()` only composes what the features contribute.
  */
-export interface Feature {
+export interface Feature<N extends FeatureNeed = FeatureNeed> {
   readonly name: string;
+  /** The app services `setup` uses (a service not named here is not in what it receives). */
+  readonly needs: readonly N[];
   /** Wires the feature into one app; throws a ConfigError for bad options or variables. */
-  setup(ctx: FeatureContext): FeatureContribution;
+  setup(services: Pick<FeatureContext, N>): FeatureContribution;
 }

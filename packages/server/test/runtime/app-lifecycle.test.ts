@@ -61,7 +61,7 @@ function closingExtension(name: string, log: string[], url: () => string, fail =
 }
 
 function feature(extension: AppExtension): Feature {
-  return { name: extension.name, setup: () => ({ extension }) };
+  return { name: extension.name, needs: [], setup: () => ({ extension }) };
 }
 
 describe('the start and shutdown order of an app', () => {

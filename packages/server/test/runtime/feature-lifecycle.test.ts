@@ -26,7 +26,8 @@ function open(options: Parameters<typeof startApp<ArmServer>>[1] = {}): AppHarne
 function recordingFeature(log: string[], hide: string): Feature {
   return {
     name: 'recording',
-    setup(ctx: FeatureContext) {
+    needs: ['definition'],
+    setup(ctx: Pick<FeatureContext, 'definition'>) {
       log.push(`setup ${ctx.definition.server.name}`);
       return {
         filterTools: (tools) => tools.filter((tool) => tool.name !== hide),
@@ -132,6 +133,7 @@ describe('features have a lifecycle', () => {
   it("a feature's tool may not take a name already offered: bootstrap fails naming it", () => {
     const clash: Feature = {
       name: 'clash',
+      needs: [],
       setup: () => ({ tools: [kitTool('drive')] }),
     };
     expect(() => open({ features: [...builtinFeatures(), clash] })).toThrow(

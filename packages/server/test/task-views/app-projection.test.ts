@@ -19,10 +19,13 @@ afterEach(async () => {
   await Promise.all(harnesses.splice(0).map((h) => h.close()));
 });
 
+type ProbeServices = Pick<FeatureContext, 'projection' | 'taskManager'>;
+
 /** A feature that keeps the context it was set up with and follows the projection it was handed. */
-function probe(contexts: FeatureContext[], kinds: string[]): Feature {
+function probe(contexts: ProbeServices[], kinds: string[]): Feature {
   return {
     name: 'probe',
+    needs: ['projection', 'taskManager'],
     setup(ctx) {
       contexts.push(ctx);
       const stop = ctx.projection.subscribe((change) => kinds.push(change.kind));
@@ -34,7 +37,7 @@ function probe(contexts: FeatureContext[], kinds: string[]): Feature {
 describe('the task projection of an app', () => {
   it('is one per app, handed to every feature, and the one change listener of its TaskManager', async () => {
     const onChange = jest.spyOn(TaskManager.prototype, 'onChange');
-    const contexts: FeatureContext[] = [];
+    const contexts: ProbeServices[] = [];
     const kinds: string[] = [];
     const features = [...builtinFeatures(), probe(contexts, kinds), probe(contexts, kinds)];
     const a = startApp(ArmServer, { features });

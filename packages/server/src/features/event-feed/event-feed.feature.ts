@@ -1,5 +1,6 @@
 import { type TaskInfo } from '@robot-mcp-kit/core';
 import { type Feature, type FeatureContext } from '../../runtime/feature.types.js';
+import { defineFeature } from '../../runtime/feature.define.js';
 import { type AppExtension } from '../../runtime/robot-mcp-app.js';
 import { type SessionContext } from '../../tools/registered-tool.js';
 import { checkBoolean, parseFlag, parseInteger } from '../feature-config.js';
@@ -8,6 +9,10 @@ import { EventFeed } from './event-feed.js';
 import { createEventFeedTools, DEFAULT_MAX_WAIT_S, MAX_WAIT_LIMIT_S } from './event-feed.tools.js';
 import { withFeedCursor } from './feed-cursor.wrapper.js';
 import { unrecognisedTriggerTypes } from '../../rules/trigger-types.rules.js';
+
+/** The app services this feature uses (all it receives). */
+const NEEDS = ['env', 'clock', 'projection', 'triggers', 'taskManager', 'schemas', 'owners'] as const;
+type FeedServices = Pick<FeatureContext, (typeof NEEDS)[number]>;
 
 /** Entries the feed keeps when neither `eventBuffer` nor `RMK_EVENT_BUFFER` says otherwise. */
 export const DEFAULT_EVENT_BUFFER = 500;
@@ -63,7 +68,7 @@ class FeedState {
 
   constructor(
     readonly feed: EventFeed,
-    ctx: FeatureContext,
+    ctx: FeedServices,
   ) {
     this.stops.push(
       ctx.projection.subscribe((change) => {
@@ -80,7 +85,7 @@ class FeedState {
   }
 
   /** A task started (before any of its events): its session's cursor, and unknown trigger types. */
-  private started(info: TaskInfo, sessionId: string | undefined, ctx: FeatureContext): void {
+  private started(info: TaskInfo, sessionId: string | undefined, ctx: FeedServices): void {
     if (sessionId !== undefined) this.startCursors.set(sessionId, this.feed.newest);
     this.taskStarts.set(info.task_id, this.feed.newest);
     if (this.taskStarts.size > MAX_TASK_START_CURSORS) {
@@ -160,8 +165,9 @@ export function eventFeedOf(app: {
  * tool's answer and of get_task carries `feed_cursor`, the cursor to pass as `since`.
  */
 export function eventFeedFeature(options: EventFeedOptions = {}): Feature {
-  return {
+  return defineFeature({
     name: 'event-feed',
+    needs: NEEDS,
     setup(ctx) {
       const config = resolveEventFeedConfig(ctx.env, options);
       if (!config.enabled) return {};
@@ -200,5 +206,5 @@ export function eventFeedFeature(options: EventFeedOptions = {}): Feature {
           ),
       };
     },
-  };
+  });
 }

@@ -1,4 +1,5 @@
 import { type Feature } from '../../runtime/feature.types.js';
+import { defineFeature } from '../../runtime/feature.define.js';
 import { NativeTaskService } from './native-task.service.js';
 import { type NativeTasksOptions, resolveNativeTasksOptions } from './native-tasks.options.js';
 import { installTaskRequestHandlers } from './task-requests.handlers.js';
@@ -13,8 +14,9 @@ import { withTaskSupport } from './task-tool.wrapper.js';
  * get_task and the push events see the same task. `bootstrap(..., { nativeTasks })` configures it.
  */
 export function nativeTasksFeature(options?: NativeTasksOptions): Feature {
-  return {
+  return defineFeature({
     name: 'native-tasks',
+    needs: ['taskManager', 'projection', 'clock', 'logger', 'owners'],
     setup(ctx) {
       const service = new NativeTaskService({
         taskManager: ctx.taskManager,
@@ -49,7 +51,7 @@ export function nativeTasksFeature(options?: NativeTasksOptions): Feature {
         },
       };
     },
-  };
+  });
 }
 
 /** The bootstrap option of the native tasks feature. */

@@ -1,6 +1,7 @@
 import { type Clock, type Logger, type TaskManager } from '@robot-mcp-kit/core';
 import { type AppExtension } from '../../runtime/robot-mcp-app.js';
 import { type Feature } from '../../runtime/feature.types.js';
+import { defineFeature } from '../../runtime/feature.define.js';
 import { type TaskStoreBridge } from '../../runtime/task-store.bridge.js';
 import { type TaskOwners } from '../../auth/task-owners.js';
 import {
@@ -76,8 +77,9 @@ export class TaskResourceHub {
  * for the clients that follow them, coalesced per URI (`resourceUpdateIntervalMs`, default 250 ms).
  */
 export function taskResourcesFeature(options: TaskResourcesOptions = {}): Feature {
-  return {
+  return defineFeature({
     name: 'task-resources',
+    needs: ['env', 'taskManager', 'projection', 'clock', 'logger', 'owners', 'stored'],
     setup(ctx) {
       const intervalMs = parseInteger(
         {
@@ -105,5 +107,5 @@ export function taskResourcesFeature(options: TaskResourcesOptions = {}): Featur
       };
       return { extension, filterTools: withTaskLinks };
     },
-  };
+  });
 }

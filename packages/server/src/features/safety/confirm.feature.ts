@@ -3,10 +3,15 @@ import { ElicitResultSchema, type CallToolResult } from '@modelcontextprotocol/s
 import { ConfigError, RobotMcpKitError } from '@robot-mcp-kit/core';
 import { scopeOf } from '../../auth/task-owners.js';
 import { type Feature, type FeatureContext } from '../../runtime/feature.types.js';
+import { defineFeature } from '../../runtime/feature.define.js';
 import { inputRoundOf, withoutInputRound } from '../../runtime/input-round.js';
 import { type RegisteredTool, type ToolCall } from '../../tools/registered-tool.js';
 import { toolErrorResult } from '../../tools/tool-results.js';
 import { ConfirmRounds, confirmStateKey } from './confirm-rounds.js';
+
+/** The app services this feature uses (all it receives). */
+const NEEDS = ['env', 'clock', 'owners', 'logger'] as const;
+type ConfirmServices = Pick<FeatureContext, (typeof NEEDS)[number]>;
 
 /** Default wait for a human's answer: 120 s. */
 export const DEFAULT_CONFIRM_TIMEOUT_S = 120;
@@ -82,7 +87,7 @@ async function ask(
 type Decision = NotConfirmedError | InputRequiredResult | undefined;
 
 interface Confirmer {
-  readonly ctx: FeatureContext;
+  readonly ctx: ConfirmServices;
   readonly waitMs: number;
   readonly rounds: ConfirmRounds;
 }
@@ -161,8 +166,9 @@ function confirming(tool: RegisteredTool, confirmer: Confirmer): RegisteredTool 
  * nothing, and the decision is logged with the principal.
  */
 export function confirmFeature(options: ConfirmFeatureOptions = {}): Feature {
-  return {
+  return defineFeature({
     name: 'confirm',
+    needs: NEEDS,
     setup(ctx) {
       const waitMs = timeoutMs(ctx.env, options);
       const rounds = new ConfirmRounds(confirmStateKey(ctx.env), waitMs, ctx.clock);
@@ -172,5 +178,5 @@ export function confirmFeature(options: ConfirmFeatureOptions = {}): Feature {
           tools.map((tool) => (tool.confirm !== undefined ? confirming(tool, confirmer) : tool)),
       };
     },
-  };
+  });
 }

@@ -3,8 +3,13 @@ import { type Logger, RobotMcpKitError } from '@robot-mcp-kit/core';
 import { type EstopLatch } from '@robot-mcp-kit/core/store';
 import { scopeOf } from '../../auth/task-owners.js';
 import { type Feature, type FeatureContext } from '../../runtime/feature.types.js';
+import { defineFeature } from '../../runtime/feature.define.js';
 import { type RegisteredTool, type ToolCall } from '../../tools/registered-tool.js';
 import { toolErrorResult } from '../../tools/tool-results.js';
+
+/** The app services this feature uses (all it receives). */
+const NEEDS = ['stored', 'clock', 'logger', 'taskManager', 'owners'] as const;
+type EstopServices = Pick<FeatureContext, (typeof NEEDS)[number]>;
 
 /** An actuating tool called while the e-stop is latched: refused, nothing started. */
 export class EstoppedError extends RobotMcpKitError {
@@ -45,7 +50,7 @@ export class EstopState {
 /** What the wrapped tools need. */
 interface Latching {
   readonly state: EstopState;
-  readonly ctx: FeatureContext;
+  readonly ctx: EstopServices;
 }
 
 function refusal(error: EstoppedError): CallToolResult {
@@ -133,7 +138,7 @@ function rearming(tool: RegisteredTool, { state, ctx }: Latching): RegisteredToo
 }
 
 async function cancelActuating(
-  ctx: FeatureContext,
+  ctx: Pick<FeatureContext, 'taskManager'>,
   actuating: ReadonlySet<string>,
   logger: Logger,
 ): Promise<void> {
@@ -149,8 +154,9 @@ async function cancelActuating(
  * `ESTOPPED` and starts nothing, on every replica sharing the task store.
  */
 export function estopFeature(_options: object = {}): Feature {
-  return {
+  return defineFeature({
     name: 'estop',
+    needs: NEEDS,
     setup(ctx) {
       const latching$ = { state: new EstopState(ctx), ctx };
       return {
@@ -172,5 +178,5 @@ export function estopFeature(_options: object = {}): Feature {
         },
       };
     },
-  };
+  });
 }

@@ -1,6 +1,7 @@
 import { ConfigError } from '@robot-mcp-kit/core';
 import { type Logger } from '@robot-mcp-kit/core';
 import { type Feature } from '../../runtime/feature.types.js';
+import { defineFeature } from '../../runtime/feature.define.js';
 import { type RegisteredTool } from '../../tools/registered-tool.js';
 import { checkBoolean, parseFlag } from '../feature-config.js';
 import { type SafetyFeatureOptions } from './safety.options.js';
@@ -86,8 +87,9 @@ function warnMisannotated(tools: readonly RegisteredTool[], logger: Logger): voi
  * client cannot call them either.
  */
 export function toolPolicyFeature(options: SafetyFeatureOptions = {}): Feature {
-  return {
+  return defineFeature({
     name: 'tool-policy',
+    needs: ['env', 'logger'],
     setup(ctx) {
       const policy = resolveToolPolicy(ctx.env, options);
       return {
@@ -105,5 +107,5 @@ export function toolPolicyFeature(options: SafetyFeatureOptions = {}): Feature {
         },
       };
     },
-  };
+  });
 }

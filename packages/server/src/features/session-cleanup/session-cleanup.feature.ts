@@ -1,5 +1,6 @@
 import { ConfigError, type Clock, type TaskManager, type TimerHandle } from '@robot-mcp-kit/core';
 import { type Feature, type FeatureContext } from '../../runtime/feature.types.js';
+import { defineFeature } from '../../runtime/feature.define.js';
 import { type SessionContext } from '../../tools/registered-tool.js';
 import { parseFlag } from '../feature-config.js';
 import { type SessionCleanupOptions } from './session-cleanup.options.js';
@@ -129,8 +130,9 @@ export async function cancelSessionTasks(
  * that started them ends. `RMK_KEEP_TASKS` / `keepTasksOnSessionEnd` can still keep those.
  */
 export function sessionCleanupFeature(options: SessionCleanupOptions = {}): Feature {
-  return {
+  return defineFeature({
     name: 'session-cleanup',
+    needs: ['env', 'definition', 'owners', 'taskManager', 'clock', 'logger'],
     setup(ctx) {
       const keep = resolveKeepTasks(ctx.env, options);
       const longRunning = ctx.definition.tools.filter((t) => t.kind === 'long-running');
@@ -162,5 +164,5 @@ export function sessionCleanupFeature(options: SessionCleanupOptions = {}): Feat
         },
       };
     },
-  };
+  });
 }
