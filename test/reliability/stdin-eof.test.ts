@@ -106,8 +106,10 @@ describe('stdin closing with a task running and the receiver down', () => {
     expect(flush).toBeGreaterThan(messages.indexOf('shutting down'));
     expect(stopped).toBeGreaterThan(flush);
     expect(lines[stopped]).toMatchObject({ cancelled_tasks: 1 });
-    // The flush was attempted until the deadline, not skipped by an early exit.
+    // The flush was attempted until the deadline, not skipped by an early exit (load only makes
+    // this longer), and the process did not hang past it: the bound is taken from the child's own
+    // "shutting down" line, generous for a loaded 2-core machine, far below "never exits".
     expect(at - closedAt).toBeGreaterThanOrEqual(SHUTDOWN_DEADLINE_MS - 2_000);
-    expect(at - closedAt).toBeLessThan(SHUTDOWN_DEADLINE_MS + 5_000);
+    expect(at - shutting!.at).toBeLessThan(SHUTDOWN_DEADLINE_MS + 10_000);
   }, 60_000);
 });
