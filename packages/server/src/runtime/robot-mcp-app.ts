@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { type Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { type Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
@@ -22,14 +21,11 @@ import { type HttpListener } from '../transports/http.listener.js';
 import { type ModernWiring } from './modern-leg.wiring.js';
 import { type TransportConfig } from './server-config.js';
 import { type TaskStoreBridge } from './task-store.bridge.js';
-import { LazyJsonSchemaValidator } from './lazy-json-schema.validator.js';
 import { McpServerTelemetry } from '../telemetry/mcp-request.telemetry.js';
 import { type McpNetworkTransport } from '../telemetry/mcp-semconv.names.js';
-import { PipelineTransport } from '../transports/message-pipeline.transport.js';
-import { sessionStages } from '../transports/message.stages.js';
 import { type SurfaceFeature } from '../surface/session-surface.port.js';
-import { SdkV1SessionSurface } from '../surface/sdk-v1.session-surface.js';
 import { type LifecycleStep, startInOrder, stopInOrder } from './lifecycle.steps.js';
+import { SessionServers } from './session-servers.js';
 
 /**
  * An extension installs extra protocol surface on every session (native tasks, resources, event
@@ -100,11 +96,10 @@ export class RobotMcpApp {
   private readonly env: NodeJS.ProcessEnv;
   private readonly clock: Clock;
   private readonly stored: TaskStoreBridge | undefined;
-  private readonly sessions = new Map<Server, SessionContext>();
-  /** The session surface of each 2025 session's server (closed with the session). */
-  private readonly surfaces = new WeakMap<Server, SdkV1SessionSurface>();
   /** Server spans and MCP metrics of both generations (OpenTelemetry API; no-ops without an SDK). */
   private readonly telemetry = new McpServerTelemetry();
+  /** The 2025-11-25 sessions (one v1 SDK `Server` each). */
+  private readonly sessions: SessionServers;
   private listener: HttpListener | undefined;
   private modernStdio: { close(): Promise<void> } | undefined;
   private modern: ModernWiring | undefined;
@@ -128,6 +123,7 @@ export class RobotMcpApp {
     this.env = parts.env;
     this.clock = parts.clock;
     this.stored = parts.stored;
+    this.sessions = new SessionServers({ ...parts, telemetry: this.telemetry });
   }
 
   get name(): string {
@@ -141,29 +137,12 @@ export class RobotMcpApp {
 
   /** Open sessions. */
   get sessionCount(): number {
-    return this.sessions.size;
+    return this.sessions.count;
   }
 
   /** A fresh SDK server for one session, with every tool and extension installed. */
   createSessionServer(session: SessionContext): Server {
-    const { server } = this.definition;
-    const mcp = new Server(
-      {
-        name: server.name,
-        version: server.version,
-        ...(server.title ? { title: server.title } : {}),
-        ...(server.description ? { description: server.description } : {}),
-      },
-      { instructions: server.instructions, jsonSchemaValidator: new LazyJsonSchemaValidator() },
-    );
-    this.registry.install(mcp, session);
-    const surface = new SdkV1SessionSurface(mcp, () => this.owners.scopeOfSession(session.id), this.logger);
-    this.surfaces.set(mcp, surface);
-    for (const extension of this.extensions) {
-      extension.installSession?.(mcp, session);
-      extension.installSurface?.(surface);
-    }
-    return mcp;
+    return this.sessions.create(session);
   }
 
   /** Connects one transport as a new session (in-memory pairs in tests, stdio, HTTP sessions). */
@@ -178,30 +157,7 @@ export class RobotMcpApp {
   ): Promise<Server> {
     // A server embedded with connect() alone still shares its tasks and events through the store.
     if (this.stored) await this.open();
-    const fallback = randomUUID();
-    const session: SessionContext = {
-      get id() {
-        return transport.sessionId ?? fallback;
-      },
-    };
-    const mcp = this.createSessionServer(session);
-    this.sessions.set(mcp, session);
-    const stages = sessionStages(this.logger, this.telemetry, network, () => transport.sessionId);
-    mcp.onclose = () => {
-      if (!this.sessions.delete(mcp)) return;
-      this.logger.debug('session closed', { session: session.id });
-      this.surfaces.get(mcp)?.close();
-      for (const extension of this.extensions) {
-        Promise.resolve(extension.sessionClosed?.(session)).catch((err: unknown) =>
-          this.logger.error('extension failed on session close', {
-            extension: extension.name,
-            error: String(err),
-          }),
-        );
-      }
-    };
-    await mcp.connect(new PipelineTransport(transport, stages));
-    return mcp;
+    return this.sessions.connect(transport, network);
   }
 
   /**
@@ -329,10 +285,7 @@ export class RobotMcpApp {
       { component: 'listener', run: () => this.listener?.close() },
       { component: 'stdio-2026', run: () => this.modernStdio?.close() },
       { component: 'leg-2026', run: () => this.modern?.close() },
-      {
-        component: 'sessions',
-        run: () => Promise.allSettled([...this.sessions.keys()].map((mcp) => mcp.close())),
-      },
+      { component: 'sessions', run: () => this.sessions.closeAll() },
     ];
   }
 }
