@@ -1,7 +1,8 @@
 import { errorText } from './redis-connection.js';
 import { RedisReceiverStore } from './redis-receiver.store.js';
 import { randomUUID } from 'node:crypto';
-import { Backoff } from '@robot-mcp-kit/core/support';
+import { systemClock } from '@robot-mcp-kit/core';
+import { Backoff, pollUntil } from '@robot-mcp-kit/core/support';
 import { type DedupeClaim, type DedupeStore } from '@robot-mcp-kit/receiver';
 import { type RedisClient } from './redis-connection.js';
 import {
@@ -136,11 +137,7 @@ export class RedisDedupeStore extends RedisReceiverStore implements DedupeStore 
 
   /** Polls the key another instance claimed: true once delivered, false if released or too slow. */
   private async waitForOutcome(redisKey: string, claimedBy: string): Promise<boolean> {
-    const deadline = Date.now() + this.options.inFlightWaitMs;
-    const backoff = new Backoff(20, 250);
-    while (Date.now() < deadline) {
-      const pauseMs = backoff.next();
-      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    const outcome = async (): Promise<boolean | undefined> => {
       let current: string | null;
       try {
         current = await this.client.get(redisKey);
@@ -151,8 +148,14 @@ export class RedisDedupeStore extends RedisReceiverStore implements DedupeStore 
         this.counts.duplicates += 1;
         return true;
       }
-      if (current !== claimedBy) return false;
-    }
-    return false;
+      return current === claimedBy ? undefined : false; // still claimed: ask again
+    };
+    const answer = await pollUntil(outcome, {
+      clock: systemClock,
+      withinMs: this.options.inFlightWaitMs,
+      pauses: new Backoff(20, 250),
+      pauseFirst: true,
+    });
+    return answer ?? false;
   }
 }

@@ -1,3 +1,5 @@
+import { type Clock, systemClock, type TimerHandle } from '@robot-mcp-kit/core';
+
 /** Entry ids to remove in one script, and the callers waiting for them. */
 export interface RemovalBatch {
   readonly ids: readonly string[];
@@ -25,11 +27,12 @@ interface Open {
  */
 export class RemovalQueue {
   private open: Open | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: TimerHandle | undefined;
 
   constructor(
     private readonly send: (ids: readonly string[]) => Promise<unknown>,
     private readonly delayMs: number,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /** Resolves once the entry `id` was removed (by an append or a script of its own). */
@@ -45,7 +48,7 @@ export class RemovalQueue {
     }
     this.open.ids.push(id);
     if (this.open.ids.length >= MAX_REMOVALS_PER_SCRIPT) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), this.delayMs);
+    else this.timer ??= this.clock.setTimeout(() => void this.flush(), this.delayMs);
     return this.open.promise;
   }
 
@@ -54,7 +57,7 @@ export class RemovalQueue {
     const open = this.open;
     if (open === undefined) return undefined;
     this.open = undefined;
-    clearTimeout(this.timer);
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
     this.timer = undefined;
     return {
       ids: open.ids,

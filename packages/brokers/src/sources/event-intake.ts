@@ -1,6 +1,6 @@
-import { ConfigError, type Logger } from '@robot-mcp-kit/core';
+import { ConfigError, type Logger, systemClock } from '@robot-mcp-kit/core';
+import { pause } from '@robot-mcp-kit/core/support';
 import { errorText } from '../shared/signed-message.js';
-import { pause } from '../shared/timeout.js';
 
 /**
  * The receiver's source-independent entry point — `EventReceiver.receive` from
@@ -72,7 +72,7 @@ export async function offerMessage(
       logger.warn('broker message refused by the receiver; offering it again in place', meta);
     else logger.debug('broker message refused again', meta);
     onRetry?.();
-    await pause(delay, signal);
+    await pause(systemClock, delay, signal);
   }
 }
 

@@ -1,4 +1,5 @@
-import { type Clock, ConfigError, type Logger } from '@robot-mcp-kit/core';
+import { type Clock, ConfigError, type Logger, systemClock } from '@robot-mcp-kit/core';
+import { withTimeout } from '@robot-mcp-kit/core/support';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { type BrokerCommonOptions, describeBrokerUrl } from '../shared/broker-options.js';
 import { EVENT_CONTENT_TYPE, errorText, eventAddress, type SignedMessage } from '../shared/signed-message.js';
@@ -16,7 +17,6 @@ import {
   mqttUrlOptions,
   parseBrokerUrl,
 } from '../shared/broker-url.js';
-import { withTimeout } from '../shared/timeout.js';
 import { watchMqttConnection } from '../shared/mqtt-connection.watch.js';
 const TRANSPORT_FIX =
   'Give each robot its own client id: drop client_id from RVC_CALLBACK_URL (the default, ' +
@@ -112,6 +112,7 @@ export class MqttEventTransport extends BrokerEventTransport<MqttClient> {
           userProperties: { ...headers },
         },
       }),
+      systemClock, // real time, whatever clock signs the events
       timeoutMs,
       `no PUBACK within ${timeoutMs} ms`,
     );

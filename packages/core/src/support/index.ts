@@ -6,6 +6,6 @@
  * @packageDocumentation
  */
 export { Backoff } from './backoff.js';
-export { waitAtMost } from './deadline.js';
+export { pause, pollUntil, type PollOptions, waitAtMost, withTimeout } from './deadline.js';
 export { JSON_LIMITS, type JsonLimitKind, jsonLimitProblem } from './json-limits.js';
 export { scaffoldToolNameProblem } from './tool-name.check.js';

@@ -4,13 +4,25 @@ import {
   Backoff,
   JSON_LIMITS,
   jsonLimitProblem,
+  pause,
+  pollUntil,
   scaffoldToolNameProblem,
   waitAtMost,
+  withTimeout,
 } from '@robot-mcp-kit/core/support';
 
 describe('@robot-mcp-kit/core/support', () => {
   it('exports exactly the shared helpers (a new name is a deliberate change made here)', () => {
-    const names = ['Backoff', 'JSON_LIMITS', 'jsonLimitProblem', 'scaffoldToolNameProblem', 'waitAtMost'];
+    const names = [
+      'Backoff',
+      'JSON_LIMITS',
+      'jsonLimitProblem',
+      'pause',
+      'pollUntil',
+      'scaffoldToolNameProblem',
+      'waitAtMost',
+      'withTimeout',
+    ];
     expect(Object.keys(support).sort()).toEqual(names);
   });
 
@@ -30,6 +42,69 @@ describe('@robot-mcp-kit/core/support', () => {
     const late = waitAtMost(new Promise(() => undefined), clock, 1000);
     await clock.advance(1000);
     await expect(late).resolves.toBe(false);
+  });
+
+  it('pause ends on the clock, or at once when its signal aborts', async () => {
+    const clock = new ManualClock(0);
+    let ended = false;
+    const paused = pause(clock, 500).then(() => (ended = true));
+    await clock.advance(499);
+    expect(ended).toBe(false);
+    await clock.advance(1);
+    await paused;
+    expect(ended).toBe(true);
+    const abort = new AbortController();
+    const aborted = pause(clock, 60_000, abort.signal);
+    abort.abort();
+    await expect(aborted).resolves.toBeUndefined();
+    await expect(pause(clock, 60_000, abort.signal)).resolves.toBeUndefined(); // aborted already
+  });
+
+  it('withTimeout settles as the promise does, or rejects with the message at the deadline', async () => {
+    const clock = new ManualClock(0);
+    await expect(withTimeout(Promise.resolve(7), clock, 100, 'late')).resolves.toBe(7);
+    await expect(withTimeout(Promise.reject('no'), clock, 100, 'late')).rejects.toThrow('no');
+    const late = expect(
+      withTimeout(new Promise(() => undefined), clock, 100, 'no PUBACK within 100 ms'),
+    ).rejects.toThrow('no PUBACK within 100 ms');
+    await clock.advance(100);
+    await late;
+  });
+
+  it('pollUntil asks until an answer, pausing on the clock, and gives up at the deadline', async () => {
+    const clock = new ManualClock(0);
+    const asked: number[] = [];
+    const third = pollUntil(
+      () => {
+        asked.push(clock.now());
+        return asked.length === 3 ? 'done' : undefined;
+      },
+      { clock, withinMs: 10_000, pauses: new Backoff(100, 150) },
+    );
+    await clock.advance(100);
+    await clock.advance(150);
+    await expect(third).resolves.toBe('done');
+    expect(asked).toEqual([0, 100, 250]); // the first at once, then the backoff's pauses
+
+    const never: number[] = [];
+    const givenUp = pollUntil(
+      () => {
+        never.push(clock.now());
+        return undefined;
+      },
+      { clock, withinMs: 120, pauses: 50, pauseFirst: true },
+    );
+    for (let i = 0; i < 3; i++) await clock.advance(50);
+    await expect(givenUp).resolves.toBeUndefined();
+    expect(never.map((at) => at - 250)).toEqual([50, 100, 120]); // the last pause cut to the deadline
+    await expect(
+      pollUntil(
+        () => {
+          throw new Error('store down');
+        },
+        { clock, withinMs: 100, pauses: 10 },
+      ),
+    ).rejects.toThrow('store down');
   });
 
   it('jsonLimitProblem holds each layer to its own limits and names the path', () => {

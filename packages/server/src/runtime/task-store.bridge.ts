@@ -15,7 +15,7 @@ import {
   type StoredTask,
   type TaskStore,
 } from '@robot-mcp-kit/core/store';
-import { waitAtMost } from '@robot-mcp-kit/core/support';
+import { pollUntil, waitAtMost } from '@robot-mcp-kit/core/support';
 import { wireActuatorLeases } from './actuator-leases.js';
 import { StoreTaskIds } from './task-ids.reserver.js';
 import { mayAccess, scopeOf } from '../auth/task-owners.js';
@@ -282,13 +282,14 @@ export class TaskStoreBridge {
    */
   async cancelRemote(entry: StoredTask, waitMs: number): Promise<StoredTask> {
     if (!this.store || entry.task.state !== 'running') return entry;
-    await this.store.requestCancel(entry);
-    const deadline = Date.now() + waitMs;
+    const store = this.store;
+    await store.requestCancel(entry);
     let last = entry;
-    while (last.task.state === 'running' && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      last = (await this.store.get(entry.scope, entry.task.task_id)) ?? last;
-    }
+    const ended = async (): Promise<true | undefined> => {
+      last = (await store.get(entry.scope, entry.task.task_id)) ?? last;
+      return last.task.state === 'running' ? undefined : true;
+    };
+    await pollUntil(ended, { clock: systemClock, withinMs: waitMs, pauses: 50, pauseFirst: true });
     return last;
   }
 

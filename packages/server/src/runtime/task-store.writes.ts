@@ -5,7 +5,7 @@ import {
   type StoredTask,
   type TaskStore,
 } from '@robot-mcp-kit/core/store';
-import { Backoff, waitAtMost } from '@robot-mcp-kit/core/support';
+import { Backoff, pause, waitAtMost } from '@robot-mcp-kit/core/support';
 
 /** First pause before a failed store write is retried; doubles up to {@link MAX_RETRY_MS}. */
 const FIRST_RETRY_MS = 250;
@@ -141,10 +141,10 @@ export class TaskWriteQueue {
       write_errors: this.failures,
       error: error instanceof Error ? error.message : String(error),
     });
-    const pause = pending.retry.next();
+    const pauseMs = pending.retry.next();
     pending.failing = true;
     for (const append of pending.appends.splice(0)) void append(undefined);
-    await new Promise((resolve) => setTimeout(resolve, pause).unref());
+    await pause(systemClock, pauseMs);
     pending.failing = false;
   }
 }
