@@ -8,7 +8,14 @@ import { AckEventTransport } from '../fixtures/ack.transport.js';
 import { BenchServer } from '../fixtures/bench.server.js';
 import { listenSdkHttp } from '../fixtures/sdk-baseline.server.js';
 import { createDtoSdkServer } from '../fixtures/sdk-dto-tools.server.js';
-import { type InterleavedSamples, interleave, perOpSide, type RoundPlan } from '../harness/ab-runner.js';
+import {
+  type BenchSide,
+  type InterleavedSamples,
+  interleave,
+  perOpSide,
+  type RoundPlan,
+} from '../harness/ab-runner.js';
+import { childCpuUs } from '../harness/child-cpu.js';
 import { BenchCheckError, type BenchContext, sized } from '../harness/bench-context.js';
 import { type BenchRow, makeRow, type RowSpec } from '../harness/bench-row.js';
 
@@ -65,18 +72,38 @@ async function httpClient(url: string): Promise<Client> {
   return client;
 }
 
-/** The official SDK client on a server spawned as a child process over stdio. */
-async function stdioClient(main: URL): Promise<Client> {
+/** The official SDK client on a server spawned as a child process over stdio, and the child's pid. */
+async function stdioClient(main: URL): Promise<{ client: Client; pid: number | null }> {
   const client = newClient();
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [main.pathname],
-      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'error' },
-      stderr: 'inherit',
-    }),
-  );
-  return client;
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [main.pathname],
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'error' },
+    stderr: 'inherit',
+  });
+  await client.connect(transport);
+  return { client, pid: transport.pid };
+}
+
+/** A round of sequential calls to a stdio server; its CPU is the server child's (every thread). */
+function childSide(
+  name: string,
+  ops: number,
+  server: { client: Client; pid: number | null },
+  call: Call,
+): BenchSide {
+  const calls = perOpSide(name, ops, () => server.client.callTool(call));
+  let cpuUs = Number.NaN;
+  return {
+    name,
+    async round() {
+      const before = childCpuUs(server.pid);
+      const samples = await calls.round();
+      cpuUs = childCpuUs(server.pid) - before;
+      return samples;
+    },
+    cpuOfLastRound: () => cpuUs,
+  };
 }
 
 /** Calls once and checks the answer, so we never time an error path. */
@@ -113,15 +140,15 @@ async function checkBoth(kit: Client, sdk: Client, calls: readonly [Call, string
 
 /**
  * tools/call over stdio, each server a child process: the kit's bench server (`runServer`) against
- * the hand-written SDK server on the same libraries. The cpu ratio is left out: the servers' CPU
- * is in the children, the bench process holds only the clients.
+ * the hand-written SDK server on the same libraries. The cpu ratio is the server children's (their
+ * CPU time per call, every thread, from /proc): the bench process holds only the clients.
  */
 async function stdioRows(ctx: BenchContext, plan: Plan): Promise<BenchRow[]> {
   ctx.log('tool calls over stdio (servers in child processes)');
   const kit = await stdioClient(KIT_STDIO_MAIN);
   const sdk = await stdioClient(SDK_STDIO_MAIN);
   try {
-    await checkBoth(kit, sdk, [
+    await checkBoth(kit.client, sdk.client, [
       [ECHO, 'hello robot'],
       [PLAN, '"waypoints":4'],
     ]);
@@ -133,13 +160,17 @@ async function stdioRows(ctx: BenchContext, plan: Plan): Promise<BenchRow[]> {
         PLAN,
       ],
     ] as const) {
-      const s = await compare(kit, sdk, call, plan);
-      rows.push(makeRow(judged({ ...spec, baseline: `${BASELINE}, stdio` }), s.subject, s.baseline));
+      const s = await interleave(
+        childSide('kit', plan.ops, kit, call),
+        childSide('sdk', plan.ops, sdk, call),
+        plan,
+      );
+      rows.push(row({ ...spec, baseline: `${BASELINE}, stdio` }, s));
     }
     return rows;
   } finally {
-    await kit.close();
-    await sdk.close();
+    await kit.client.close();
+    await sdk.client.close();
   }
 }
 
