@@ -38,19 +38,15 @@ export function pause(clock: Clock, ms: number, signal?: AbortSignal): Promise<v
  * Settles as `promise` does, or rejects with `Error(message)` once `ms` pass on `clock` first (a
  * rejection that is not an `Error` is wrapped in one).
  */
-export function withTimeout<T>(promise: Promise<T>, clock: Clock, ms: number, message: string): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = clock.setTimeout(() => reject(new Error(message)), ms);
-    promise.then(
-      (value) => {
-        clock.clearTimeout(timer);
-        resolve(value);
-      },
-      (err: unknown) => {
-        clock.clearTimeout(timer);
-        reject(err instanceof Error ? err : new Error(String(err)));
-      },
-    );
+export async function withTimeout<T>(
+  promise: Promise<T>,
+  clock: Clock,
+  ms: number,
+  message: string,
+): Promise<T> {
+  if (!(await waitAtMost(promise, clock, ms))) throw new Error(message);
+  return promise.catch((err: unknown) => {
+    throw err instanceof Error ? err : new Error(String(err));
   });
 }
 
