@@ -3,9 +3,10 @@ import { type Clock, type Logger, type TaskManager } from '@robot-mcp-kit/core';
 import { type TaskOwners } from '../auth/task-owners.js';
 import { type CapabilityServerDefinition } from '../metadata/definitions.types.js';
 import { type ToolRegistry } from '../tools/tool-registry.js';
-import { ExtensionTaskIndex } from './extension-task.index.js';
+import { ExtensionTaskIndex } from '../task-methods/principal-handles.table.js';
+import { principalHandles } from '../task-methods/task-handle.policy.js';
+import { TaskMethods } from '../task-methods/task-methods.component.js';
 import { type ModernServerParts, modernServerFactory } from './modern-server.factory.js';
-import { TASKS_EXTENSION_DEFAULTS, TasksExtension } from './tasks-extension.handlers.js';
 import { type TaskStoreBridge } from './task-store.bridge.js';
 import { type McpServerTelemetry } from '../telemetry/mcp-request.telemetry.js';
 import { type McpNetworkTransport } from '../telemetry/mcp-semconv.names.js';
@@ -46,8 +47,8 @@ export class ModernWiring {
 
   constructor(private readonly options: ModernWiringOptions) {
     const { definition, registry, owners, taskManager, clock, stored, features } = options;
-    const index = new ExtensionTaskIndex(clock);
-    const tasks = new TasksExtension(taskManager, index, TASKS_EXTENSION_DEFAULTS, stored);
+    const handles = principalHandles(new ExtensionTaskIndex(clock));
+    const tasks = new TaskMethods({ taskManager, handles, ...(stored ? { stored } : {}) });
     this.parts = { definition, registry, owners, tasks, features };
     this.factory = modernServerFactory(this.parts, (server) => SdkV2SessionSurface.request(server));
   }

@@ -16,19 +16,17 @@ import { type CapabilityServerDefinition } from '../metadata/definitions.types.j
 import { type SessionContext } from '../tools/registered-tool.js';
 import { type ToolRegistry } from '../tools/tool-registry.js';
 import { INPUT_ROUND, type InputRound } from './input-round.js';
-import { declaresTasks, TASKS_EXTENSION, type TasksExtension } from './tasks-extension.handlers.js';
 import { type SessionSurface, type SurfaceFeature } from '../surface/session-surface.port.js';
-
-export { ExtensionTaskIndex } from './extension-task.index.js';
-export { TasksExtension } from './tasks-extension.handlers.js';
+import { createdTaskResult, declaresTasks, taskCallerOf } from '../surface/sdk-v2.task-wire.js';
+import { type TaskMethods } from '../task-methods/task-methods.component.js';
 
 /** What the 2026-07-28 leg serves: the same tool registry as the 2025 sessions. */
 export interface ModernServerParts {
   readonly definition: CapabilityServerDefinition;
   readonly registry: ToolRegistry;
   readonly owners: TaskOwners;
-  /** SEP-2663: advertised in server/discover and used for callers that declare it. */
-  readonly tasks?: TasksExtension;
+  /** The task methods served as SEP-2663: advertised in server/discover, used for callers that declare it. */
+  readonly tasks?: TaskMethods;
   /** What the features install on each server's session surface (the `tasks://` resources, ...). */
   readonly features?: readonly SurfaceFeature[];
 }
@@ -70,9 +68,8 @@ export function modernServerFactory(
     const surface = surfaceOf(server);
     for (const feature of parts.features ?? []) feature.installSurface?.(surface);
     // after the features' capabilities (resources), as the one capabilities object listed them
-    if (parts.tasks) server.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } });
+    if (parts.tasks) surface.serveTaskMethods(parts.tasks);
     server.setRequestHandler('tools/list', () => ({ tools }));
-    parts.tasks?.install(server);
     server.setRequestHandler('tools/call', (request, ctx) => callTool(parts, request.params, ctx));
     return server;
   };
@@ -97,7 +94,10 @@ async function callTool(
       // The caller takes tasks: answer a task handle. A start that fails is answered exactly as
       // the plain call answers it (the same tool error; nothing was started).
       const started = await tool.start(params.arguments, call).catch(() => undefined);
-      if (started) return (await parts.tasks.created(started, ctx)) as unknown as CallToolResult;
+      if (started) {
+        const view = await parts.tasks.create(started, taskCallerOf(ctx));
+        return createdTaskResult(view) as unknown as CallToolResult;
+      }
     }
     return (await tool.call(params.arguments, call)) as CallToolResult;
   } finally {

@@ -55,7 +55,7 @@ export class SessionServers {
       { instructions: server.instructions, jsonSchemaValidator: new LazyJsonSchemaValidator() },
     );
     registry.install(mcp, session);
-    const surface = new SdkV1SessionSurface(mcp, () => owners.scopeOfSession(session.id), logger);
+    const surface = new SdkV1SessionSurface(mcp, session, () => owners.scopeOfSession(session.id), logger);
     this.surfaces.set(mcp, surface);
     for (const extension of extensions) {
       extension.installSession?.(mcp, session);

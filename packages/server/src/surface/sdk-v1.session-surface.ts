@@ -1,27 +1,45 @@
 import { type Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
+  CancelTaskRequestSchema,
   ErrorCode,
+  GetTaskPayloadRequestSchema,
+  GetTaskRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
+  ListTasksRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  type ServerCapabilities,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { type Logger } from '@robot-mcp-kit/core';
+import { taskPayloadResult } from '../task-views/task-payload.builder.js';
+import { PROTOCOL_STATUS, toProtocolTask } from '../task-views/task-status.mapper.js';
+import { TaskNotCancellableError, UnknownTaskError } from '../task-methods/task-method.errors.js';
+import { type SessionContext } from '../tools/registered-tool.js';
 import {
   type ResourceSource,
   type SessionSurface,
   type SurfaceCaller,
   type SurfaceNotifier,
+  type TaskMethodSource,
+  type TaskView,
 } from './session-surface.port.js';
+
+/** The SEP-1686 tasks capability: tasks/list, tasks/cancel, and task-augmented tools/call. */
+export const TASKS_CAPABILITY: NonNullable<ServerCapabilities['tasks']> = Object.freeze({
+  list: {},
+  cancel: {},
+  requests: { tools: { call: {} } },
+});
 
 /**
  * The session surface of one MCP 2025-11-25 session on the v1 SDK's low-level `Server`, through its
  * public API only: `registerCapabilities`, `setRequestHandler` with the SDK's request schemas,
  * `sendResourceUpdated` and `sendResourceListChanged`. The session's resources/subscribe set lives
- * here: its notifier follows exactly the URIs the client subscribed to. The app calls
- * {@link close} when the session ends.
+ * here: its notifier follows exactly the URIs the client subscribed to. Task methods are SEP-1686,
+ * scoped to this session. The app calls {@link close} when the session ends.
  */
 export class SdkV1SessionSurface implements SessionSurface {
   readonly notifier: SurfaceNotifier;
@@ -30,6 +48,7 @@ export class SdkV1SessionSurface implements SessionSurface {
 
   constructor(
     private readonly server: Server,
+    readonly session: SessionContext,
     /** The session's principal, read per request (it is bound once the session authenticated). */
     private readonly scope: () => string,
     private readonly logger: Logger,
@@ -52,7 +71,7 @@ export class SdkV1SessionSurface implements SessionSurface {
 
   serveResources(source: ResourceSource): void {
     const { server } = this;
-    const caller = (): SurfaceCaller => ({ scope: this.scope() });
+    const caller = (): SurfaceCaller => this.caller();
     const notFound = (uri: string): McpError =>
       // invalid params, as the SDK's McpServer answered an unknown resource
       new McpError(ErrorCode.InvalidParams, source.notFoundMessage(uri));
@@ -84,8 +103,48 @@ export class SdkV1SessionSurface implements SessionSurface {
     });
   }
 
+  /**
+   * SEP-1686 for this session: tasks/get, tasks/result (waits for the end or the request's
+   * cancellation), tasks/list and tasks/cancel (a task that already ended is refused with -32602).
+   */
+  serveTaskMethods(source: TaskMethodSource): void {
+    const { server } = this;
+    const found = async (taskId: string, view: Promise<TaskView | undefined>): Promise<TaskView> =>
+      (await view) ?? Promise.reject(new UnknownTaskError(taskId));
+    server.registerCapabilities({ tasks: TASKS_CAPABILITY });
+    server.setRequestHandler(GetTaskRequestSchema, async ({ params }) => {
+      const view = await found(params.taskId, source.get(params.taskId, this.caller()));
+      return toProtocolTask(view.info, view);
+    });
+    server.setRequestHandler(GetTaskPayloadRequestSchema, async ({ params }, extra) => {
+      const view = await found(params.taskId, source.ended(params.taskId, this.caller(), extra.signal));
+      return taskPayloadResult(view.info);
+    });
+    server.setRequestHandler(ListTasksRequestSchema, (request) => {
+      const page = source.list(this.caller(), request.params?.cursor);
+      const tasks = page.views.map((view) => toProtocolTask(view.info, view));
+      return page.nextCursor === undefined ? { tasks } : { tasks, nextCursor: page.nextCursor };
+    });
+    server.setRequestHandler(CancelTaskRequestSchema, async ({ params }) => {
+      const outcome = await source.cancel(params.taskId, this.caller());
+      if (!outcome) throw new UnknownTaskError(params.taskId);
+      const { view } = outcome;
+      if (!outcome.cancelled || !view) {
+        throw new TaskNotCancellableError(
+          params.taskId,
+          view ? PROTOCOL_STATUS[view.info.state] : 'completed',
+        );
+      }
+      return toProtocolTask(view.info, view);
+    });
+  }
+
   onClosed(listener: () => void): void {
     this.closeListeners.push(listener);
+  }
+
+  private caller(): SurfaceCaller {
+    return { scope: this.scope(), session: this.session };
   }
 
   /** The session ended: runs the close listeners once and forgets the subscriptions. */

@@ -1,12 +1,24 @@
 import {
   type InMemoryServerEventBus,
+  MissingRequiredClientCapabilityError,
+  ProtocolError,
+  ProtocolErrorCode,
   ResourceNotFoundError,
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { type Logger } from '@robot-mcp-kit/core';
-import { scopeOf } from '../auth/task-owners.js';
-import { type ResourceSource, type SessionSurface, type SurfaceNotifier } from './session-surface.port.js';
+import { z } from 'zod';
+import {
+  type ResourceSource,
+  type SessionSurface,
+  type SurfaceCaller,
+  type SurfaceNotifier,
+  type TaskMethodSource,
+} from './session-surface.port.js';
+import { declaresTasks, detailedTask, TASKS_EXTENSION, taskCallerOf } from './sdk-v2.task-wire.js';
+
+const TaskIdParams = z.looseObject({ taskId: z.string() });
 
 /**
  * The session surface of MCP 2026-07-28 on the v2 SDK's `Server` (one per request over HTTP, one
@@ -14,7 +26,7 @@ import { type ResourceSource, type SessionSurface, type SurfaceNotifier } from '
  * by method name, `sendResourceUpdated` / `sendResourceListChanged` and the serving entries'
  * `subscriptions/listen` bus. 2026-07-28 has no resources/subscribe: every change is published and
  * the v2 SDK delivers it only to the listen streams that named the URI (or asked for
- * `resourcesListChanged`). A request's scope is its bearer token's principal.
+ * `resourcesListChanged`). Task methods are SEP-2663. A request's scope is its bearer token's principal.
  */
 export class SdkV2SessionSurface implements SessionSurface {
   private constructor(
@@ -44,7 +56,7 @@ export class SdkV2SessionSurface implements SessionSurface {
 
   serveResources(source: ResourceSource): void {
     const { server } = this;
-    const caller = (ctx: ServerContext) => ({ scope: scopeOf(ctx.http?.authInfo?.clientId) });
+    const caller = taskCallerOf;
     server.registerCapabilities({
       resources: { ...(source.subscribable ? { subscribe: true } : {}), listChanged: true },
     });
@@ -60,6 +72,37 @@ export class SdkV2SessionSurface implements SessionSurface {
     });
   }
 
+  /**
+   * SEP-2663: the tasks extension capability, tasks/get (the DetailedTask), tasks/update (the kit's
+   * tasks never ask for input: nothing to apply) and tasks/cancel, for requests that declare the
+   * extension; an unknown handle is the extension's not-found error.
+   */
+  serveTaskMethods(source: TaskMethodSource): void {
+    const { server } = this;
+    const answer = async <T>(
+      ctx: ServerContext,
+      method: (caller: SurfaceCaller) => Promise<T | undefined>,
+    ): Promise<T> => {
+      requireTasks(ctx);
+      const result = await method(taskCallerOf(ctx));
+      if (result !== undefined) return result;
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Failed to retrieve task: Task not found');
+    };
+    server.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } });
+    server.setRequestHandler('tasks/get', { params: TaskIdParams }, async ({ taskId }, ctx) => {
+      const view = await answer(ctx, (caller) => source.get(taskId, caller));
+      return { resultType: 'complete', ...detailedTask(view) };
+    });
+    server.setRequestHandler('tasks/update', { params: TaskIdParams }, async ({ taskId }, ctx) => {
+      await answer(ctx, (caller) => source.get(taskId, caller));
+      return { resultType: 'complete' };
+    });
+    server.setRequestHandler('tasks/cancel', { params: TaskIdParams }, async ({ taskId }, ctx) => {
+      await answer(ctx, (caller) => source.cancel(taskId, caller));
+      return { resultType: 'complete' };
+    });
+  }
+
   onClosed(listener: () => void): void {
     if (!this.notifier) return;
     const previous = this.server.onclose;
@@ -68,6 +111,15 @@ export class SdkV2SessionSurface implements SessionSurface {
       previous?.();
     };
   }
+}
+
+/** MissingRequiredClientCapabilityError unless the request declared the tasks extension. */
+function requireTasks(ctx: ServerContext): void {
+  if (declaresTasks(ctx)) return;
+  throw new MissingRequiredClientCapabilityError(
+    { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+    `Missing required client capability: declare the ${TASKS_EXTENSION} extension to use ${ctx.mcpReq.method}`,
+  );
 }
 
 /** The app-wide target of the 2026 HTTP leg: the bus its `subscriptions/listen` streams carry. */

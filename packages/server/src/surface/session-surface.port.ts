@@ -2,13 +2,20 @@
  * The kit-owned session surface (issue 30): what a feature installs into once, whatever MCP
  * generation serves the session. One thin adapter per SDK generation maps it to the wire
  * (`SdkV1SessionSurface`: 2025-11-25 on the v1 SDK; `SdkV2SessionSurface`: 2026-07-28 on the v2
- * SDK), through the SDKs' public extension points only. Today it carries resources and their change
- * notifications; tools and task methods join it the same way.
+ * SDK), through the SDKs' public extension points only. It carries resources and their change
+ * notifications, and the task methods (SEP-1686 on 2025-11-25, SEP-2663 on 2026-07-28); tools join
+ * it the same way.
  */
+import { type TaskInfo } from '@robot-mcp-kit/core';
+import { type SessionContext } from '../tools/registered-tool.js';
 
 /** Who asks: the principal the one ownership rule (`TaskOwners.allows`) scopes a request to. */
 export interface SurfaceCaller {
   readonly scope: string;
+  /** The 2025-11-25 session the request came in on (2026-07-28 has no sessions). */
+  readonly session?: SessionContext;
+  /** The request's authenticated principal, if any (its `scope` is `scopeOf` it). */
+  readonly principal?: string;
 }
 
 /** One resources/list entry. */
@@ -47,6 +54,49 @@ export interface ResourceSource {
   subscribable?(uri: string, caller: SurfaceCaller): Promise<boolean>;
 }
 
+/** One task as a task method answers it, whatever the generation's wire shape. */
+export interface TaskView {
+  /** The wire `taskId`: the kit's task id (2025-11-25) or a random UUID (2026-07-28). */
+  readonly handle: string;
+  /** The kit's task id (get_task, cancel_task, `tasks://`, the events). */
+  readonly taskId: string;
+  /** Its current snapshot. */
+  readonly info: TaskInfo;
+  /** Ms the handle is kept (2025-11-25: after the task's end; 2026-07-28: after its creation). */
+  readonly ttl: number;
+  /** The poll interval suggested to clients, in ms. */
+  readonly pollInterval: number;
+}
+
+/** A page of a caller's tasks. */
+export interface TaskViewPage {
+  readonly views: readonly TaskView[];
+  readonly nextCursor?: string;
+}
+
+/**
+ * What a cancel did: `cancelled` when the task is now cancelled; else `view` is the task as it is
+ * (it had ended already), or undefined when it is gone.
+ */
+export interface TaskCancelOutcome {
+  readonly cancelled: boolean;
+  readonly view: TaskView | undefined;
+}
+
+/**
+ * The task methods a feature serves (the one component: `task-methods/task-methods.component.ts`);
+ * every answer is scoped to the caller, and undefined means "no such task for this caller".
+ */
+export interface TaskMethodSource {
+  get(handle: string, caller: SurfaceCaller): Promise<TaskView | undefined>;
+  /** Cancels a running task (here, or on the replica that runs it). */
+  cancel(handle: string, caller: SurfaceCaller): Promise<TaskCancelOutcome | undefined>;
+  /** The task once it ended; rejects when `signal` aborts first. */
+  ended(handle: string, caller: SurfaceCaller, signal: AbortSignal): Promise<TaskView | undefined>;
+  /** One page of the caller's tasks in creation order; throws on a cursor it did not hand out. */
+  list(caller: SurfaceCaller, cursor: string | undefined): TaskViewPage;
+}
+
 /**
  * Where change notifications go: one 2025 session, one 2026 stdio connection, or the 2026 HTTP
  * leg's `subscriptions/listen` streams. Sending never throws into the feature.
@@ -67,6 +117,14 @@ export interface SurfaceNotifier {
 export interface SessionSurface {
   /** Serves `source`'s resources (list, templates, read; subscribe where the generation has it). */
   serveResources(source: ResourceSource): void;
+  /**
+   * Serves `source`'s task methods as the generation's task protocol: SEP-1686 (tasks/get,
+   * tasks/result, tasks/list, tasks/cancel) on 2025-11-25, SEP-2663 (tasks/get, tasks/update,
+   * tasks/cancel) on 2026-07-28.
+   */
+  serveTaskMethods(source: TaskMethodSource): void;
+  /** The 2025-11-25 session this surface serves; undefined on 2026-07-28, which has no sessions. */
+  readonly session?: SessionContext;
   /**
    * This session's own notification target, or undefined when it has none (a 2026-07-28 HTTP
    * request: the app's `subscriptions/listen` streams carry the changes, see

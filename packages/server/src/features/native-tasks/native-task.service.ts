@@ -2,7 +2,9 @@ import { type Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { type ProgressToken, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import { type Clock, type Logger, type TaskInfo, type TaskManager } from '@robot-mcp-kit/core';
 import { type SessionContext } from '../../tools/registered-tool.js';
-import { type NativeTaskEntry, NativeTaskIndex } from './native-task.index.js';
+import { type NativeTaskEntry, NativeTaskIndex } from '../../task-methods/session-handles.table.js';
+import { sessionHandles } from '../../task-methods/task-handle.policy.js';
+import { TaskMethods } from '../../task-methods/task-methods.component.js';
 import { type ResolvedNativeTasksOptions } from './native-tasks.options.js';
 import { relatedTaskMeta } from '../../task-views/task-payload.builder.js';
 import { progressValues, toProtocolTask } from '../../task-views/task-status.mapper.js';
@@ -43,17 +45,22 @@ export interface NativeTaskServiceDeps {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly options: ResolvedNativeTasksOptions;
+  /** The one ownership rule (`TaskOwners.allows`): tasks/* see a task only if it allows the caller. */
+  readonly allows?: (scope: string, taskId: string) => boolean;
 }
 
 /**
  * The native MCP tasks of one app, on top of its TaskManager (the source of truth): the protocol
- * index per session, progress routes, and the notifications (notifications/tasks/status to the
+ * index per session, the task methods over it (session-bound handles, served as SEP-1686 by each
+ * session surface), progress routes, and the notifications (notifications/tasks/status to the
  * creating session on every status change, notifications/progress for calls with a progressToken).
  */
 export class NativeTaskService {
   readonly taskManager: TaskManager;
   readonly options: ResolvedNativeTasksOptions;
   readonly index: NativeTaskIndex;
+  /** tasks/get, tasks/result, tasks/list, tasks/cancel of the sessions' tasks. */
+  readonly methods: TaskMethods<NativeTaskEntry>;
   private readonly logger: Logger;
   private readonly sessions = new Map<SessionContext, Server>();
   private readonly routes = new Map<string, ProgressRoute>();
@@ -66,6 +73,12 @@ export class NativeTaskService {
     this.options = deps.options;
     this.logger = deps.logger;
     this.index = new NativeTaskIndex(deps.clock, deps.options.maxTasks, (entry) => this.expired(entry));
+    this.methods = new TaskMethods({
+      taskManager: deps.taskManager,
+      handles: sessionHandles(this.index),
+      pageSize: deps.options.pageSize,
+      ...(deps.allows ? { allows: deps.allows } : {}),
+    });
     this.stopListening = deps.projection.subscribe((change) => this.onChange(change));
   }
 
@@ -129,11 +142,6 @@ export class NativeTaskService {
     const current = this.taskManager.get(taskId);
     if (current && current.state !== 'running' && !entry.final) this.ended(entry, current);
     return entry;
-  }
-
-  /** The current snapshot of a protocol task: live from the TaskManager, else its final one. */
-  snapshot(entry: NativeTaskEntry): TaskInfo | undefined {
-    return this.taskManager.get(entry.taskId) ?? entry.final;
   }
 
   private onChange(change: ProjectedChange): void {

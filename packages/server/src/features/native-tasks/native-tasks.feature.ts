@@ -2,7 +2,6 @@ import { type Feature } from '../../runtime/feature.types.js';
 import { defineFeature } from '../../runtime/feature.define.js';
 import { NativeTaskService } from './native-task.service.js';
 import { type NativeTasksOptions, resolveNativeTasksOptions } from './native-tasks.options.js';
-import { installTaskRequestHandlers } from './task-requests.handlers.js';
 import { withTaskSupport } from './task-tool.wrapper.js';
 
 /**
@@ -12,6 +11,8 @@ import { withTaskSupport } from './task-tool.wrapper.js';
  * tasks/result, tasks/list, tasks/cancel and notifications/tasks/status for the tasks it created.
  * Calls with a progressToken also get notifications/progress. One task, one id, one state machine:
  * get_task and the push events see the same task. `bootstrap(..., { nativeTasks })` configures it.
+ * The tasks/* methods go on the session surface (only 2025-11-25 surfaces have a session); the
+ * notifications still need the session's v1 SDK `Server` (`installSession`).
  */
 export function nativeTasksFeature(options?: NativeTasksOptions): Feature {
   return defineFeature({
@@ -24,6 +25,7 @@ export function nativeTasksFeature(options?: NativeTasksOptions): Feature {
         clock: ctx.clock,
         logger: ctx.logger.child({ component: 'native-tasks' }),
         options: resolveNativeTasksOptions(options),
+        allows: (scope, taskId) => ctx.owners.allows(scope, taskId),
       });
       let hasTaskTools = false;
       return {
@@ -35,12 +37,10 @@ export function nativeTasksFeature(options?: NativeTasksOptions): Feature {
         extension: {
           name: 'native-tasks',
           installSession(server, session) {
-            if (!hasTaskTools) return;
-            const { owners } = ctx;
-            const allows = (taskId: string): boolean =>
-              owners.allows(owners.scopeOfSession(session.id), taskId);
-            installTaskRequestHandlers(server, session, service, allows);
-            service.attachSession(server, session);
+            if (hasTaskTools) service.attachSession(server, session);
+          },
+          installSurface(surface) {
+            if (hasTaskTools && surface.session) surface.serveTaskMethods(service.methods);
           },
           sessionClosed(session) {
             service.detachSession(session);

@@ -44,7 +44,7 @@ export function withTaskSupport(tool: RegisteredTool, service: NativeTaskService
         throw new TaskStartError(tool.name, err);
       }
       const entry = service.track(started.task_id, call.session, ttl);
-      return { task: toProtocolTask(service.snapshot(entry) ?? started, entry) };
+      return { task: toProtocolTask(service.methods.snapshot(entry) ?? started, entry) };
     },
   };
 }

@@ -15,12 +15,12 @@ import {
   grantedTtl,
   resolveNativeTasksOptions,
 } from '../../../src/features/native-tasks/native-tasks.options.js';
+import { TaskStartError } from '../../../src/features/native-tasks/native-task.errors.js';
 import {
   InvalidTaskCursorError,
-  TaskStartError,
   TaskWaitAbortedError,
-} from '../../../src/features/native-tasks/native-task.errors.js';
-import { NativeTaskIndex } from '../../../src/features/native-tasks/native-task.index.js';
+} from '../../../src/task-methods/task-method.errors.js';
+import { NativeTaskIndex } from '../../../src/task-methods/session-handles.table.js';
 import {
   progressSummary,
   progressValues,

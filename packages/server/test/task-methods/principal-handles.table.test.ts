@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ManualClock } from '@robot-mcp-kit/core/testing';
-import { ExtensionTaskIndex } from '../../src/runtime/extension-task.index.js';
+import { ExtensionTaskIndex } from '../../src/task-methods/principal-handles.table.js';
 
 describe('ExtensionTaskIndex (SEP-2663 task handles)', () => {
   it('hands out distinct UUID handles, found only by the principal that created them', () => {

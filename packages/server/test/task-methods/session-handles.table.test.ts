@@ -2,10 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { TaskInfo, type TaskState } from '@robot-mcp-kit/core';
 import { ManualClock } from '@robot-mcp-kit/core/testing';
 import { type SessionContext } from '@robot-mcp-kit/server/advanced';
-import {
-  type NativeTaskEntry,
-  NativeTaskIndex,
-} from '../../../src/features/native-tasks/native-task.index.js';
+import { type NativeTaskEntry, NativeTaskIndex } from '../../src/task-methods/session-handles.table.js';
 
 const retention = { ttl: 60_000, pollInterval: 100 };
 

@@ -1,10 +1,13 @@
 import { type Clock, type TaskInfo, type TimerHandle } from '@robot-mcp-kit/core';
-import { type SessionContext } from '../../tools/registered-tool.js';
-import { InvalidTaskCursorError, TaskWaitAbortedError } from './native-task.errors.js';
-import { type TaskRetention } from '../../task-views/task-status.mapper.js';
+import { type TaskRetention } from '../task-views/task-status.mapper.js';
+import { type SessionContext } from '../tools/registered-tool.js';
+import { InvalidTaskCursorError, TaskWaitAbortedError } from './task-method.errors.js';
+import { type TaskHandle } from './task-handle.policy.js';
 
-/** One task created over the protocol (a task-augmented tools/call). */
-export interface NativeTaskEntry extends TaskRetention {
+/** One task created over the MCP 2025-11-25 protocol (a task-augmented tools/call, SEP-1686). */
+export interface NativeTaskEntry extends TaskHandle {
+  /** The wire `taskId`: the kit's task id itself. */
+  readonly handle: string;
   readonly taskId: string;
   /** The session that created it; tasks/* of other sessions cannot see it. */
   readonly session: SessionContext;
@@ -27,7 +30,7 @@ export interface NativeTaskPage {
 const CURSOR_PREFIX = 'after:';
 
 /**
- * The protocol tasks of every session: who created them, their TTL, their final snapshot, and
+ * The SEP-1686 task handles of every session (the session-bound handle table of the task methods): who created them, their TTL, their final snapshot, and
  * the tasks/result requests waiting on them. A task's TTL runs from its end (a running task never
  * expires); at expiry it is dropped here and `onExpire` tells the owner. Memory is bounded by
  * `maxTasks`: beyond it, the tasks that finished first expire early.
@@ -58,6 +61,7 @@ export class NativeTaskIndex {
     const existing = this.entries.get(taskId);
     if (existing) return existing;
     const entry: NativeTaskEntry = {
+      handle: taskId,
       taskId,
       session,
       seq: this.nextSeq++,

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { type Clock } from '@robot-mcp-kit/core';
+import { type TaskHandle } from './task-handle.policy.js';
 
 /** One task handed to an MCP 2026-07-28 client through the tasks extension (SEP-2663). */
-export interface ExtensionTaskEntry {
+export interface ExtensionTaskEntry extends TaskHandle {
   /** The wire `taskId`: a random UUID, never the kit's short task id. */
   readonly handle: string;
   /** The kit's task id (get_task, cancel_task, events, SEP-1686 all use it). */
@@ -10,15 +11,16 @@ export interface ExtensionTaskEntry {
   /** The principal of the request that created it (undefined without auth). */
   readonly principal: string | undefined;
   readonly createdAt: number;
-  readonly ttlMs: number;
-  readonly pollIntervalMs: number;
+  /** Ms the handle is kept after its creation. */
+  readonly ttl: number;
+  readonly pollInterval: number;
 }
 
 /** Entries kept at most (oldest forgotten first). */
 export const MAX_EXTENSION_TASKS = 10_000;
 
 /**
- * The SEP-2663 task handles of one server. The kit's task ids are short and sequential-looking
+ * The SEP-2663 task handles of one server (the principal-bound handle table of the task methods). The kit's task ids are short and sequential-looking
  * (`rove-3fa2c1`), so 2026 clients get a high-entropy handle instead; a handle is bound to the
  * principal that created it (a request of another principal, or an unauthenticated one for an
  * authenticated task, does not find it) and forgotten after its TTL.
@@ -42,8 +44,8 @@ export class ExtensionTaskIndex {
       taskId,
       principal,
       createdAt: this.clock.now(),
-      ttlMs,
-      pollIntervalMs,
+      ttl: ttlMs,
+      pollInterval: pollIntervalMs,
     };
     this.entries.set(entry.handle, entry);
     if (this.entries.size > this.maxEntries) {
@@ -57,7 +59,7 @@ export class ExtensionTaskIndex {
   get(handle: string, principal: string | undefined): ExtensionTaskEntry | undefined {
     const entry = this.entries.get(handle);
     if (!entry) return undefined;
-    if (this.clock.now() - entry.createdAt > entry.ttlMs) {
+    if (this.clock.now() - entry.createdAt > entry.ttl) {
       this.entries.delete(handle);
       return undefined;
     }
