@@ -3,7 +3,7 @@ import { type Clock, type Logger, type TaskManager } from '@robot-mcp-kit/core';
 import { type TaskOwners } from '../auth/task-owners.js';
 import { type CapabilityServerDefinition } from '../metadata/definitions.types.js';
 import { type ToolRegistry } from '../tools/tool-registry.js';
-import { ExtensionTaskIndex } from '../task-methods/principal-handles.table.js';
+import { PrincipalHandleTable } from '../task-methods/principal-handles.table.js';
 import { principalHandles } from '../task-methods/task-handle.policy.js';
 import { TaskMethods } from '../task-methods/task-methods.component.js';
 import { type ModernServerParts, modernServerFactory } from './modern-server.factory.js';
@@ -47,7 +47,7 @@ export class ModernWiring {
 
   constructor(private readonly options: ModernWiringOptions) {
     const { definition, registry, owners, taskManager, clock, stored, features } = options;
-    const handles = principalHandles(new ExtensionTaskIndex(clock));
+    const handles = principalHandles(new PrincipalHandleTable(clock));
     const tasks = new TaskMethods({ taskManager, handles, ...(stored ? { stored } : {}) });
     this.parts = { definition, registry, owners, tasks, features };
     this.factory = modernServerFactory(this.parts, (server) => SdkV2SessionSurface.request(server));

@@ -3,7 +3,7 @@ import { type Clock } from '@robot-mcp-kit/core';
 import { type TaskHandle } from './task-handle.policy.js';
 
 /** One task handed to an MCP 2026-07-28 client through the tasks extension (SEP-2663). */
-export interface ExtensionTaskEntry extends TaskHandle {
+export interface PrincipalHandle extends TaskHandle {
   /** The wire `taskId`: a random UUID, never the kit's short task id. */
   readonly handle: string;
   /** The kit's task id (get_task, cancel_task, events, SEP-1686 all use it). */
@@ -17,7 +17,7 @@ export interface ExtensionTaskEntry extends TaskHandle {
 }
 
 /** Entries kept at most (oldest forgotten first). */
-export const MAX_EXTENSION_TASKS = 10_000;
+export const MAX_PRINCIPAL_HANDLES = 10_000;
 
 /**
  * The SEP-2663 task handles of one server (the principal-bound handle table of the task methods). The kit's task ids are short and sequential-looking
@@ -25,20 +25,15 @@ export const MAX_EXTENSION_TASKS = 10_000;
  * principal that created it (a request of another principal, or an unauthenticated one for an
  * authenticated task, does not find it) and forgotten after its TTL.
  */
-export class ExtensionTaskIndex {
-  private readonly entries = new Map<string, ExtensionTaskEntry>();
+export class PrincipalHandleTable {
+  private readonly entries = new Map<string, PrincipalHandle>();
 
   constructor(
     private readonly clock: Clock,
-    private readonly maxEntries = MAX_EXTENSION_TASKS,
+    private readonly maxEntries = MAX_PRINCIPAL_HANDLES,
   ) {}
 
-  add(
-    taskId: string,
-    principal: string | undefined,
-    ttlMs: number,
-    pollIntervalMs: number,
-  ): ExtensionTaskEntry {
+  add(taskId: string, principal: string | undefined, ttlMs: number, pollIntervalMs: number): PrincipalHandle {
     const entry = {
       handle: randomUUID(),
       taskId,
@@ -56,7 +51,7 @@ export class ExtensionTaskIndex {
   }
 
   /** The entry of `handle` if it exists, is not expired and belongs to `principal`. */
-  get(handle: string, principal: string | undefined): ExtensionTaskEntry | undefined {
+  get(handle: string, principal: string | undefined): PrincipalHandle | undefined {
     const entry = this.entries.get(handle);
     if (!entry) return undefined;
     if (this.clock.now() - entry.createdAt > entry.ttl) {

@@ -5,7 +5,7 @@ import { InvalidTaskCursorError, TaskWaitAbortedError } from './task-method.erro
 import { type TaskHandle } from './task-handle.policy.js';
 
 /** One task created over the MCP 2025-11-25 protocol (a task-augmented tools/call, SEP-1686). */
-export interface NativeTaskEntry extends TaskHandle {
+export interface SessionHandle extends TaskHandle {
   /** The wire `taskId`: the kit's task id itself. */
   readonly handle: string;
   readonly taskId: string;
@@ -23,7 +23,7 @@ export interface NativeTaskEntry extends TaskHandle {
 
 /** A page of one session's tasks. */
 export interface NativeTaskPage {
-  readonly entries: readonly NativeTaskEntry[];
+  readonly entries: readonly SessionHandle[];
   readonly nextCursor?: string;
 }
 
@@ -39,17 +39,17 @@ const CURSOR_PREFIX = 'after:';
  * finished, so making room never walks the running ones; each session's tasks are kept apart, so
  * listing or closing a session walks only its own.
  */
-export class NativeTaskIndex {
-  private readonly entries = new Map<string, NativeTaskEntry>();
+export class SessionHandleTable {
+  private readonly entries = new Map<string, SessionHandle>();
   /** The finished entries still held, in the order they finished (the first one goes first). */
-  private readonly finished = new Map<string, NativeTaskEntry>();
-  private readonly sessions = new Map<SessionContext, Map<string, NativeTaskEntry>>();
+  private readonly finished = new Map<string, SessionHandle>();
+  private readonly sessions = new Map<SessionContext, Map<string, SessionHandle>>();
   private nextSeq = 1;
 
   constructor(
     private readonly clock: Clock,
     private readonly maxTasks: number,
-    private readonly onExpire: (entry: NativeTaskEntry) => void,
+    private readonly onExpire: (entry: SessionHandle) => void,
   ) {}
 
   get size(): number {
@@ -57,10 +57,10 @@ export class NativeTaskIndex {
   }
 
   /** The entry of `taskId`, created once (later calls return the existing one). */
-  ensure(taskId: string, session: SessionContext, retention: TaskRetention): NativeTaskEntry {
+  ensure(taskId: string, session: SessionContext, retention: TaskRetention): SessionHandle {
     const existing = this.entries.get(taskId);
     if (existing) return existing;
-    const entry: NativeTaskEntry = {
+    const entry: SessionHandle = {
       handle: taskId,
       taskId,
       session,
@@ -77,18 +77,18 @@ export class NativeTaskIndex {
   }
 
   /** The entry of `taskId` if `session` created it. */
-  get(taskId: string, session: SessionContext): NativeTaskEntry | undefined {
+  get(taskId: string, session: SessionContext): SessionHandle | undefined {
     const entry = this.entries.get(taskId);
     return entry && entry.session === session ? entry : undefined;
   }
 
   /** Any session's entry (for the TaskManager listener). */
-  find(taskId: string): NativeTaskEntry | undefined {
+  find(taskId: string): SessionHandle | undefined {
     return this.entries.get(taskId);
   }
 
   /** Records the end of a task: keeps its snapshot, starts its TTL, releases its waiters. */
-  finish(entry: NativeTaskEntry, info: TaskInfo): void {
+  finish(entry: SessionHandle, info: TaskInfo): void {
     if (entry.final) return;
     entry.final = info;
     if (this.entries.get(entry.taskId) !== entry) return;
@@ -98,7 +98,7 @@ export class NativeTaskIndex {
   }
 
   /** Resolves once the task ended or was dropped; rejects if `signal` aborts first. */
-  waitForEnd(entry: NativeTaskEntry, signal: AbortSignal): Promise<void> {
+  waitForEnd(entry: SessionHandle, signal: AbortSignal): Promise<void> {
     if (entry.final || this.entries.get(entry.taskId) !== entry) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       const waiters = (entry.waiters ??= new Set());
@@ -122,7 +122,7 @@ export class NativeTaskIndex {
   /** One page of `session`'s tasks in creation order, starting after `cursor`. */
   page(session: SessionContext, cursor: string | undefined, size: number): NativeTaskPage {
     const after = cursor === undefined ? 0 : decodeCursor(cursor);
-    const entries: NativeTaskEntry[] = [];
+    const entries: SessionHandle[] = [];
     let more = false;
     for (const entry of this.sessions.get(session)?.values() ?? []) {
       if (entry.seq <= after) continue;
@@ -137,7 +137,7 @@ export class NativeTaskIndex {
   }
 
   /** Drops one entry (no expiry callback). */
-  remove(entry: NativeTaskEntry): void {
+  remove(entry: SessionHandle): void {
     if (this.entries.get(entry.taskId) === entry) this.drop(entry);
   }
 
@@ -152,13 +152,13 @@ export class NativeTaskIndex {
     for (const entry of [...this.entries.values()]) this.drop(entry);
   }
 
-  private expire(entry: NativeTaskEntry): void {
+  private expire(entry: SessionHandle): void {
     if (this.entries.get(entry.taskId) !== entry) return;
     this.drop(entry);
     this.onExpire(entry);
   }
 
-  private drop(entry: NativeTaskEntry): void {
+  private drop(entry: SessionHandle): void {
     this.entries.delete(entry.taskId);
     this.finished.delete(entry.taskId);
     const own = this.sessions.get(entry.session);
@@ -169,7 +169,7 @@ export class NativeTaskIndex {
     this.release(entry);
   }
 
-  private release(entry: NativeTaskEntry): void {
+  private release(entry: SessionHandle): void {
     const waiters = entry.waiters;
     if (!waiters || waiters.size === 0) return;
     entry.waiters = undefined;

@@ -1,7 +1,7 @@
 import { type TaskInfo } from '@robot-mcp-kit/core';
 import { type SurfaceCaller } from '../surface/session-surface.port.js';
-import { type ExtensionTaskEntry, type ExtensionTaskIndex } from './principal-handles.table.js';
-import { type NativeTaskEntry, type NativeTaskIndex } from './session-handles.table.js';
+import { type PrincipalHandle, type PrincipalHandleTable } from './principal-handles.table.js';
+import { type SessionHandle, type SessionHandleTable } from './session-handles.table.js';
 
 /** One entry of a handle table: the wire handle of a kit task and how long it is kept. */
 export interface TaskHandle {
@@ -44,7 +44,7 @@ export interface HandlePage<H> {
 }
 
 /** SEP-1686: the handle is the kit task id, bound to the session that created it. */
-export function sessionHandles(index: NativeTaskIndex): TaskHandlePolicy<NativeTaskEntry> {
+export function sessionHandles(index: SessionHandleTable): TaskHandlePolicy<SessionHandle> {
   return {
     find: (handle, caller) => (caller.session ? index.get(handle, caller.session) : undefined),
     waitForEnd: (entry, signal) => index.waitForEnd(entry, signal),
@@ -66,9 +66,9 @@ export const PRINCIPAL_HANDLE_DEFAULTS: PrincipalHandleRetention = Object.freeze
 
 /** SEP-2663: the handle is a random UUID bound to the creating principal, shared through the store. */
 export function principalHandles(
-  index: ExtensionTaskIndex,
+  index: PrincipalHandleTable,
   retention: PrincipalHandleRetention = PRINCIPAL_HANDLE_DEFAULTS,
-): TaskHandlePolicy<ExtensionTaskEntry> {
+): TaskHandlePolicy<PrincipalHandle> {
   const { ttlMs, pollIntervalMs } = retention;
   return {
     find: (handle, caller) => index.get(handle, caller.principal),

@@ -1,10 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { ManualClock } from '@robot-mcp-kit/core/testing';
-import { ExtensionTaskIndex } from '../../src/task-methods/principal-handles.table.js';
+import { PrincipalHandleTable } from '../../src/task-methods/principal-handles.table.js';
 
-describe('ExtensionTaskIndex (SEP-2663 task handles)', () => {
+describe('PrincipalHandleTable (SEP-2663 task handles)', () => {
   it('hands out distinct UUID handles, found only by the principal that created them', () => {
-    const index = new ExtensionTaskIndex(new ManualClock());
+    const index = new PrincipalHandleTable(new ManualClock());
     const alice = index.add('rove-000001', 'alice', 60_000, 1000);
     const anonymous = index.add('rove-000002', undefined, 60_000, 1000);
     expect(alice.handle).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
@@ -19,7 +19,7 @@ describe('ExtensionTaskIndex (SEP-2663 task handles)', () => {
 
   it('forgets a handle after its TTL and keeps at most maxEntries (oldest first)', async () => {
     const clock = new ManualClock();
-    const index = new ExtensionTaskIndex(clock, 2);
+    const index = new PrincipalHandleTable(clock, 2);
     const first = index.add('rove-000001', undefined, 10_000, 1000);
     await clock.advance(10_000);
     expect(index.get(first.handle, undefined)).toBeDefined();

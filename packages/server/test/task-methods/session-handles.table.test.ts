@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { TaskInfo, type TaskState } from '@robot-mcp-kit/core';
 import { ManualClock } from '@robot-mcp-kit/core/testing';
 import { type SessionContext } from '@robot-mcp-kit/server/advanced';
-import { type NativeTaskEntry, NativeTaskIndex } from '../../src/task-methods/session-handles.table.js';
+import { type SessionHandle, SessionHandleTable } from '../../src/task-methods/session-handles.table.js';
 
 const retention = { ttl: 60_000, pollInterval: 100 };
 
@@ -19,7 +19,7 @@ function done(taskId: string, state: TaskState = 'succeeded'): TaskInfo {
 }
 
 /** Counts every read of `entry.final` (the check the old capacity walk made on each entry). */
-function countFinalReads(entry: NativeTaskEntry, counter: { reads: number }): void {
+function countFinalReads(entry: SessionHandle, counter: { reads: number }): void {
   let value = entry.final;
   Object.defineProperty(entry, 'final', {
     get() {
@@ -32,11 +32,11 @@ function countFinalReads(entry: NativeTaskEntry, counter: { reads: number }): vo
   });
 }
 
-describe('NativeTaskIndex at scale', () => {
+describe('SessionHandleTable at scale', () => {
   it('starts 50,000 tasks past its capacity without visiting the running ones', () => {
     const session: SessionContext = { id: 's' };
     const expired: string[] = [];
-    const index = new NativeTaskIndex(new ManualClock(), 1000, (e) => expired.push(e.taskId));
+    const index = new SessionHandleTable(new ManualClock(), 1000, (e) => expired.push(e.taskId));
     const counter = { reads: 0 };
     for (let i = 0; i < 50_000; i += 1) {
       countFinalReads(index.ensure(`t${i}`, session, retention), counter);
@@ -51,7 +51,7 @@ describe('NativeTaskIndex at scale', () => {
     const session: SessionContext = { id: 's' };
     const clock = new ManualClock();
     const expired: string[] = [];
-    const index = new NativeTaskIndex(clock, 3, (e) => expired.push(e.taskId));
+    const index = new SessionHandleTable(clock, 3, (e) => expired.push(e.taskId));
     const [a, b, c] = ['a', 'b', 'c'].map((id) => index.ensure(id, session, retention));
     index.finish(c!, done('c'));
     index.finish(a!, done('a', 'failed'));
@@ -71,7 +71,7 @@ describe('NativeTaskIndex at scale', () => {
   it('keeps each session apart: pages and session close touch only its own tasks', () => {
     const one: SessionContext = { id: 'one' };
     const two: SessionContext = { id: 'two' };
-    const index = new NativeTaskIndex(new ManualClock(), 100, () => undefined);
+    const index = new SessionHandleTable(new ManualClock(), 100, () => undefined);
     for (let i = 0; i < 6; i += 1) index.ensure(`t${i}`, i % 2 === 0 ? one : two, retention);
     const first = index.page(two, undefined, 2);
     expect(first.entries.map((e) => e.taskId)).toEqual(['t1', 't3']);

@@ -15,8 +15,8 @@ import { type SessionContext } from '@robot-mcp-kit/server/advanced';
 import { type TaskStoreBridge } from '../../src/runtime/task-store.bridge.js';
 import { SdkV1SessionSurface } from '../../src/surface/sdk-v1.session-surface.js';
 import { type SurfaceCaller } from '../../src/surface/session-surface.port.js';
-import { ExtensionTaskIndex } from '../../src/task-methods/principal-handles.table.js';
-import { NativeTaskIndex } from '../../src/task-methods/session-handles.table.js';
+import { PrincipalHandleTable } from '../../src/task-methods/principal-handles.table.js';
+import { SessionHandleTable } from '../../src/task-methods/session-handles.table.js';
 import { principalHandles, sessionHandles } from '../../src/task-methods/task-handle.policy.js';
 import { TaskWaitAbortedError } from '../../src/task-methods/task-method.errors.js';
 import { TaskMethods } from '../../src/task-methods/task-methods.component.js';
@@ -56,7 +56,7 @@ describe('TaskMethods with session-bound handles (SEP-1686)', () => {
 
   function methods(allows?: (scope: string, taskId: string) => boolean) {
     const { manager, start } = tasks();
-    const index = new NativeTaskIndex(new ManualClock(), 100, () => undefined);
+    const index = new SessionHandleTable(new ManualClock(), 100, () => undefined);
     const component = new TaskMethods({
       taskManager: manager,
       handles: sessionHandles(index),
@@ -140,7 +140,7 @@ describe('TaskMethods with principal-bound handles (SEP-2663)', () => {
   it('creates a UUID handle bound to the principal, forgotten after its TTL', async () => {
     const { manager, start } = tasks();
     const clock = new ManualClock();
-    const handles = principalHandles(new ExtensionTaskIndex(clock), { ttlMs: 5000, pollIntervalMs: 250 });
+    const handles = principalHandles(new PrincipalHandleTable(clock), { ttlMs: 5000, pollIntervalMs: 250 });
     const component = new TaskMethods({ taskManager: manager, handles });
     const { info } = start();
     const view = await component.create(info, alice);
@@ -176,7 +176,7 @@ describe('TaskMethods with principal-bound handles (SEP-2663)', () => {
         return { ...entry, task: { ...entry.task, state: 'cancelled' } } as StoredTask;
       },
     } as unknown as TaskStoreBridge;
-    const handles = principalHandles(new ExtensionTaskIndex(new ManualClock()));
+    const handles = principalHandles(new PrincipalHandleTable(new ManualClock()));
     const component = new TaskMethods({ taskManager: manager, handles, stored });
     const view = await component.create(info, alice);
     expect(aliases.get(view.handle)).toBe(info.task_id);
@@ -199,7 +199,7 @@ describe('SEP-1686 on the v1 session surface', () => {
   it('maps the task methods to tasks/get, tasks/list and tasks/cancel with the SEP-1686 errors', async () => {
     const { manager, start } = tasks();
     const session: SessionContext = { id: 's' };
-    const index = new NativeTaskIndex(new ManualClock(), 100, () => undefined);
+    const index = new SessionHandleTable(new ManualClock(), 100, () => undefined);
     const component = new TaskMethods({ taskManager: manager, handles: sessionHandles(index) });
     const server = new Server({ name: 'unit', version: '1' });
     const surface = new SdkV1SessionSurface(server, session, () => 'anonymous', new MemoryLogger());

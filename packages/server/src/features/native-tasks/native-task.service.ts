@@ -2,7 +2,7 @@ import { type Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { type ProgressToken, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import { type Clock, type Logger, type TaskInfo, type TaskManager } from '@robot-mcp-kit/core';
 import { type SessionContext } from '../../tools/registered-tool.js';
-import { type NativeTaskEntry, NativeTaskIndex } from '../../task-methods/session-handles.table.js';
+import { type SessionHandle, SessionHandleTable } from '../../task-methods/session-handles.table.js';
 import { sessionHandles } from '../../task-methods/task-handle.policy.js';
 import { TaskMethods } from '../../task-methods/task-methods.component.js';
 import { type ResolvedNativeTasksOptions } from './native-tasks.options.js';
@@ -58,9 +58,9 @@ export interface NativeTaskServiceDeps {
 export class NativeTaskService {
   readonly taskManager: TaskManager;
   readonly options: ResolvedNativeTasksOptions;
-  readonly index: NativeTaskIndex;
+  readonly index: SessionHandleTable;
   /** tasks/get, tasks/result, tasks/list, tasks/cancel of the sessions' tasks. */
-  readonly methods: TaskMethods<NativeTaskEntry>;
+  readonly methods: TaskMethods<SessionHandle>;
   private readonly logger: Logger;
   private readonly sessions = new Map<SessionContext, Server>();
   private readonly routes = new Map<string, ProgressRoute>();
@@ -72,7 +72,7 @@ export class NativeTaskService {
     this.taskManager = deps.taskManager;
     this.options = deps.options;
     this.logger = deps.logger;
-    this.index = new NativeTaskIndex(deps.clock, deps.options.maxTasks, (entry) => this.expired(entry));
+    this.index = new SessionHandleTable(deps.clock, deps.options.maxTasks, (entry) => this.expired(entry));
     this.methods = new TaskMethods({
       taskManager: deps.taskManager,
       handles: sessionHandles(this.index),
@@ -129,7 +129,7 @@ export class NativeTaskService {
    * Records a protocol task of `session` (idempotent). When the task already ended before it was
    * recorded, the end is recorded now (and its status notification sent).
    */
-  track(taskId: string, session: SessionContext, ttl: number): NativeTaskEntry {
+  track(taskId: string, session: SessionContext, ttl: number): SessionHandle {
     // Already tracked (a task call is tracked on `started`, then again when it answers): its end,
     // if any, was recorded by the `finished` change, so no snapshot is needed to check it.
     const known = this.index.find(taskId);
@@ -170,7 +170,7 @@ export class NativeTaskService {
     if (call.token !== undefined) this.routeProgress(taskId, call.session, call.token, true);
   }
 
-  private ended(entry: NativeTaskEntry, info: TaskInfo): void {
+  private ended(entry: SessionHandle, info: TaskInfo): void {
     this.index.finish(entry, info);
     this.notify(entry.session, {
       method: 'notifications/tasks/status',
@@ -212,7 +212,7 @@ export class NativeTaskService {
    * A finished task's TTL ran out: it leaves `tasks/*` only. The TaskManager keeps it for `get_task`
    * and `list_tasks` until its own retention evicts it, since the app may still reconcile it there.
    */
-  private expired(entry: NativeTaskEntry): void {
+  private expired(entry: SessionHandle): void {
     this.logger.debug('native tasks: task expired', { task_id: entry.taskId, ttl: entry.ttl });
   }
 }

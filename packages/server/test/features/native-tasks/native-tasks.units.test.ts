@@ -20,7 +20,7 @@ import {
   InvalidTaskCursorError,
   TaskWaitAbortedError,
 } from '../../../src/task-methods/task-method.errors.js';
-import { NativeTaskIndex } from '../../../src/task-methods/session-handles.table.js';
+import { SessionHandleTable } from '../../../src/task-methods/session-handles.table.js';
 import {
   progressSummary,
   progressValues,
@@ -155,12 +155,12 @@ describe('TaskStartError', () => {
   });
 });
 
-describe('NativeTaskIndex', () => {
+describe('SessionHandleTable', () => {
   const session: SessionContext = { id: 's1' };
   const retention = { ttl: 1000, pollInterval: 100 };
 
   it('refuses cursors it did not hand out', () => {
-    const index = new NativeTaskIndex(new ManualClock(), 10, () => undefined);
+    const index = new SessionHandleTable(new ManualClock(), 10, () => undefined);
     for (const cursor of [
       '',
       'bogus',
@@ -180,7 +180,7 @@ describe('NativeTaskIndex', () => {
   it('releases waiters when a task ends, is dropped, or the wait is aborted', async () => {
     const clock = new ManualClock();
     const expired: string[] = [];
-    const index = new NativeTaskIndex(clock, 10, (e) => expired.push(e.taskId));
+    const index = new SessionHandleTable(clock, 10, (e) => expired.push(e.taskId));
     const a = index.ensure('a', session, retention);
     const b = index.ensure('b', session, retention);
     const c = index.ensure('c', session, retention);
