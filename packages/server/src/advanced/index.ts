@@ -53,6 +53,10 @@ export type {
   SurfaceResource,
   SurfaceResourceContents,
   SurfaceResourceTemplate,
+  TaskCancelOutcome,
+  TaskMethodSource,
+  TaskView,
+  TaskViewPage,
 } from '../surface/session-surface.port.js';
 export type {
   ProjectedChange,
