@@ -39,7 +39,7 @@ export { ToolRegistry } from '../tools/tool-registry.js';
 export type { RegisteredTool, ToolCall, SessionContext } from '../tools/registered-tool.js';
 export { ActuatorBusyError, TaskStarter } from '../tools/task-starter.js';
 export type { ActuatorGate } from '../tools/task-starter.js';
-export type { StartRequest } from '../tools/task-starter.js';
+export type { StartRequest, TaskIdReserver } from '../tools/task-starter.js';
 export type { Feature, FeatureContext, FeatureContribution, FeatureNeed } from '../runtime/feature.types.js';
 export { defineFeature } from '../runtime/feature.define.js';
 export type { TaskStoreBridge } from '../runtime/task-store.bridge.js';

@@ -27,10 +27,14 @@ export interface TaskIdPoolParts {
  * reservation for as long as the task). Reserved in batches of 16, sent at once (one round trip),
  * refilled in the background at half; an id unused for half its reservation's life (at most 60 s)
  * is dropped unused (its reservation expires; ids are 24-bit, so a few spent ones cost nothing).
- * On close, the ids still held unused are handed back ({@link close}) for the store to release.
+ * An id whose start was refused comes back ({@link settle}). On close, the ids still held unused
+ * are handed back ({@link close}) for the store to release, and so is one whose start is refused
+ * after it.
  */
 export class TaskIdPool {
   private readonly ready: { id: string; at: number }[] = [];
+  /** Ids handed to starts still under way, with when they were reserved (until {@link settle}). */
+  private readonly lent = new Map<string, number>();
   private refilling: Promise<number> | undefined;
   private readonly maxAgeMs: number;
   private closed = false;
@@ -47,10 +51,11 @@ export class TaskIdPool {
     let clashes = 0;
     while (clashes < MAX_ID_ATTEMPTS) {
       if (this.closed) throw new Error('the task id pool is closed');
-      const id = this.fresh();
-      if (id !== undefined) {
+      const entry = this.fresh();
+      if (entry !== undefined) {
         if (this.ready.length < REFILL_BELOW && !this.closed) this.refill().catch(() => undefined);
-        return id;
+        this.lent.set(entry.id, entry.at);
+        return entry.id;
       }
       clashes += POOL_SIZE - (await this.refill());
     }
@@ -70,11 +75,27 @@ export class TaskIdPool {
     return this.ready.splice(0).map((entry) => entry.id);
   }
 
-  private fresh(): string | undefined {
+  /**
+   * The start that took `taskId` is over: `used` when a task now has it. An unused one (the start
+   * was refused: busy, over its limit, shutting down) is still reserved by this replica: it goes
+   * back to the front of the pool, or, once the pool closed, is answered `release` for the caller
+   * to release. `unknown`: not an id this pool lent.
+   */
+  settle(taskId: string, used: boolean): 'done' | 'pooled' | 'release' | 'unknown' {
+    const at = this.lent.get(taskId);
+    if (at === undefined) return 'unknown';
+    this.lent.delete(taskId);
+    if (used) return 'done';
+    if (this.closed) return 'release';
+    this.ready.unshift({ id: taskId, at });
+    return 'pooled';
+  }
+
+  private fresh(): { id: string; at: number } | undefined {
     const now = performance.now();
     while (this.ready.length > 0) {
       const next = this.ready.shift()!;
-      if (now - next.at < this.maxAgeMs) return next.id;
+      if (now - next.at < this.maxAgeMs) return next;
     }
     return undefined;
   }

@@ -56,6 +56,14 @@ export class StoreTaskIds {
   }
 
   /**
+   * The start that took `taskId` is over (`used`: a task has it). An unused reserved id goes back to
+   * the pool for the next start; after close, its reservation is released instead.
+   */
+  settle(taskId: string, used: boolean): void {
+    if (this.pool.settle(taskId, used) === 'release') void this.release([taskId]);
+  }
+
+  /**
    * Stops drawing and releases the reservations of the ids held unused (`TaskStore.releaseIds`, one
    * round trip, at most 1 s), so they do not stay taken until they expire; a failure is logged.
    */
@@ -64,10 +72,13 @@ export class StoreTaskIds {
   }
 
   private async releaseUnused(): Promise<void> {
-    const unused = await this.pool.close();
+    await this.release(await this.pool.close());
+  }
+
+  private async release(unused: readonly string[]): Promise<void> {
     if (unused.length === 0 || !this.store.releaseIds) return;
     try {
-      const released = await this.store.releaseIds(unused);
+      const released = await this.store.releaseIds([...unused]);
       this.logger.debug('released the reservations of unused task ids', { released });
     } catch (error) {
       this.logger.warn('task store: could not release unused task id reservations; they expire', {

@@ -107,7 +107,7 @@ export class TaskStoreBridge {
     if (store.reserveId) {
       const ids = new StoreTaskIds(store, () => taskManager.newTaskId(), this.parts.logger);
       this.ids = ids;
-      starter.setIdReserver(() => ids.take());
+      starter.setIdReserver(ids);
     }
     this.parts.logger.info('task store connected', { replica: store.replicaId });
   }

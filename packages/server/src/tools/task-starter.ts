@@ -56,6 +56,14 @@ export class ShuttingDownError extends RobotMcpKitError {
   }
 }
 
+/** Where starts take their task ids from (a task store's reservations, `RMK_STORE`). */
+export interface TaskIdReserver {
+  /** An id reserved for this start. */
+  take(): Promise<string>;
+  /** The start that took `taskId` is over: `used` when a task now has the id, false when it was refused. */
+  settle(taskId: string, used: boolean): void;
+}
+
 /**
  * Starts tasks for long-running tools: applies the per-tool concurrency limit (refuse or preempt),
  * gives each start its origin (the calling session, its principal, the call's tags) — observers
@@ -68,7 +76,7 @@ export class TaskStarter {
   /** Awaited before a start answers (the task store's write: durable creation). */
   private barrier: ((info: TaskInfo) => Promise<void>) | undefined;
   /** Reserves the id of each new task first (the task store: ids unique across replicas). */
-  private reserveId: (() => Promise<string>) | undefined;
+  private ids: TaskIdReserver | undefined;
   /** Leases actuators across replicas (the task store): for actuating tools with `maxConcurrent`. */
   private actuators: ActuatorGate | undefined;
 
@@ -85,7 +93,7 @@ export class TaskStarter {
    * pipelined calls never run more than `maxConcurrent` bodies at once.
    */
   start(request: StartRequest): Promise<TaskInfo> {
-    if (this.barrier || this.reserveId || this.closing || request.definition.maxConcurrent !== undefined)
+    if (this.barrier || this.ids || this.closing || request.definition.maxConcurrent !== undefined)
       return this.startAndWait(request);
     // The common case answers with no extra promise hops: no barrier, no per-tool queue.
     try {
@@ -96,8 +104,15 @@ export class TaskStarter {
   }
 
   private async startAndWait(request: StartRequest): Promise<TaskInfo> {
-    const taskId = this.reserveId && !this.closing ? await this.reserveId() : undefined;
-    const info = await this.startTask(request, taskId);
+    const ids = this.closing ? undefined : this.ids;
+    const taskId = ids ? await ids.take() : undefined;
+    let info: TaskInfo;
+    try {
+      info = await this.startTask(request, taskId);
+    } finally {
+      // A refused start (busy, over its limit, shutting down) leaves its id reserved and unused.
+      if (ids && taskId !== undefined) ids.settle(taskId, this.taskManager.get(taskId) !== undefined);
+    }
     if (this.barrier) await this.barrier(info);
     return info;
   }
@@ -110,9 +125,12 @@ export class TaskStarter {
     this.barrier = barrier;
   }
 
-  /** Makes every start use an id `reserve()` resolved with (drawn from the TaskManager, reserved in the store). */
-  setIdReserver(reserve: (() => Promise<string>) | undefined): void {
-    this.reserveId = reserve;
+  /**
+   * Makes every start use an id `ids.take()` resolved with (drawn from the TaskManager, reserved in
+   * the store), and hand it back through `ids.settle()` once the start is over.
+   */
+  setIdReserver(ids: TaskIdReserver | undefined): void {
+    this.ids = ids;
   }
 
   /** Makes actuating tools with `maxConcurrent` hold a lease of `gate` while their task runs. */
