@@ -53,6 +53,8 @@ export type {
   SurfaceResource,
   SurfaceResourceContents,
   SurfaceResourceTemplate,
+  SurfaceProgress,
+  SurfaceTaskNotifier,
   TaskCancelOutcome,
   TaskMethodSource,
   TaskView,

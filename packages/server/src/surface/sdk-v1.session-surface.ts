@@ -14,7 +14,7 @@ import {
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { type Logger } from '@robot-mcp-kit/core';
-import { taskPayloadResult } from '../task-views/task-payload.builder.js';
+import { relatedTaskMeta, taskPayloadResult } from '../task-views/task-payload.builder.js';
 import { PROTOCOL_STATUS, toProtocolTask } from '../task-views/task-status.mapper.js';
 import { TaskNotCancellableError, UnknownTaskError } from '../task-methods/task-method.errors.js';
 import { type SessionContext } from '../tools/registered-tool.js';
@@ -23,6 +23,7 @@ import {
   type SessionSurface,
   type SurfaceCaller,
   type SurfaceNotifier,
+  type SurfaceTaskNotifier,
   type TaskMethodSource,
   type TaskView,
 } from './session-surface.port.js';
@@ -43,6 +44,7 @@ export const TASKS_CAPABILITY: NonNullable<ServerCapabilities['tasks']> = Object
  */
 export class SdkV1SessionSurface implements SessionSurface {
   readonly notifier: SurfaceNotifier;
+  readonly taskNotifier: SurfaceTaskNotifier;
   private readonly subscribed = new Set<string>();
   private readonly closeListeners: (() => void)[] = [];
 
@@ -65,6 +67,26 @@ export class SdkV1SessionSurface implements SessionSurface {
         server.sendResourceListChanged().catch((err: unknown) => {
           this.logger.debug('could not send resources/list_changed', { error: String(err) });
         });
+      },
+    };
+    const failed = (method: string) => (err: unknown) =>
+      this.logger.debug('could not send a task notification', {
+        method,
+        session: session.id,
+        error: String(err),
+      });
+    this.taskNotifier = {
+      taskStatus: (view) => {
+        const params = toProtocolTask(view.info, view);
+        server.notification({ method: 'notifications/tasks/status', params }).catch(failed('tasks/status'));
+      },
+      progress: ({ token, relatedTaskId, ...values }) => {
+        const params = {
+          progressToken: token,
+          ...values,
+          ...(relatedTaskId !== undefined ? { _meta: relatedTaskMeta(relatedTaskId) } : {}),
+        };
+        server.notification({ method: 'notifications/progress', params }).catch(failed('progress'));
       },
     };
   }

@@ -113,6 +113,27 @@ export interface SurfaceNotifier {
   resourcesListChanged(): void;
 }
 
+/** What one notifications/progress carries (the token is the request's `progressToken`). */
+export interface SurfaceProgress {
+  readonly token: string | number;
+  readonly progress: number;
+  readonly total?: number;
+  readonly message?: string;
+  /** The task a task-augmented request's progress belongs to (its related-task `_meta`). */
+  readonly relatedTaskId?: string;
+}
+
+/**
+ * The task notifications of one 2025-11-25 session (SEP-1686): notifications/tasks/status and
+ * notifications/progress. Sending never throws into the feature.
+ */
+export interface SurfaceTaskNotifier {
+  /** notifications/tasks/status of the task as `view` shows it. */
+  taskStatus(view: TaskView): void;
+  /** notifications/progress. */
+  progress(progress: SurfaceProgress): void;
+}
+
 /** One session as a feature sees it (2026-07-28: one request, or one stdio connection). */
 export interface SessionSurface {
   /** Serves `source`'s resources (list, templates, read; subscribe where the generation has it). */
@@ -131,6 +152,11 @@ export interface SessionSurface {
    * {@link SurfaceFeature.publishTo}).
    */
   readonly notifier?: SurfaceNotifier;
+  /**
+   * The session's task notifications (SEP-1686); undefined on 2026-07-28, whose tasks extension
+   * has none (a client polls tasks/get).
+   */
+  readonly taskNotifier?: SurfaceTaskNotifier;
   /** Calls `listener` once when the session ends (never, for a surface without a notifier). */
   onClosed(listener: () => void): void;
 }

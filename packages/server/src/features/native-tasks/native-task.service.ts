@@ -1,13 +1,12 @@
-import { type Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { type ProgressToken, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import { type ProgressToken } from '@modelcontextprotocol/sdk/types.js';
 import { type Clock, type Logger, type TaskInfo, type TaskManager } from '@robot-mcp-kit/core';
 import { type SessionContext } from '../../tools/registered-tool.js';
 import { type SessionHandle, SessionHandleTable } from '../../task-methods/session-handles.table.js';
 import { sessionHandles } from '../../task-methods/task-handle.policy.js';
 import { TaskMethods } from '../../task-methods/task-methods.component.js';
 import { type ResolvedNativeTasksOptions } from './native-tasks.options.js';
-import { relatedTaskMeta } from '../../task-views/task-payload.builder.js';
-import { progressValues, toProtocolTask } from '../../task-views/task-status.mapper.js';
+import { progressValues } from '../../task-views/task-status.mapper.js';
+import { type SurfaceTaskNotifier } from '../../surface/session-surface.port.js';
 import { type ProjectedChange, type TaskProjection } from '../../task-views/task-projection.js';
 
 /** The origin tag under which a native-task call puts its {@link NativeTaskCall}. */
@@ -62,7 +61,8 @@ export class NativeTaskService {
   /** tasks/get, tasks/result, tasks/list, tasks/cancel of the sessions' tasks. */
   readonly methods: TaskMethods<SessionHandle>;
   private readonly logger: Logger;
-  private readonly sessions = new Map<SessionContext, Server>();
+  /** Open sessions and where their task notifications go (their session surface's). */
+  private readonly sessions = new Map<SessionContext, SurfaceTaskNotifier>();
   private readonly routes = new Map<string, ProgressRoute>();
   /** The task a plain call with a progress token started, until the call answers. */
   private readonly plainCalls = new WeakMap<NativeTaskCall, string>();
@@ -87,8 +87,9 @@ export class NativeTaskService {
     return this.sessions.size;
   }
 
-  attachSession(server: Server, session: SessionContext): void {
-    this.sessions.set(session, server);
+  /** A session opened: its task notifications go to `notifier` until {@link detachSession}. */
+  attachSession(notifier: SurfaceTaskNotifier, session: SessionContext): void {
+    this.sessions.set(session, notifier);
   }
 
   /** A session closed: its protocol tasks leave the index (they keep running), its waiters are released. */
@@ -172,10 +173,8 @@ export class NativeTaskService {
 
   private ended(entry: SessionHandle, info: TaskInfo): void {
     this.index.finish(entry, info);
-    this.notify(entry.session, {
-      method: 'notifications/tasks/status',
-      params: toProtocolTask(info, entry),
-    });
+    const { handle, taskId, ttl, pollInterval } = entry;
+    this.sessions.get(entry.session)?.taskStatus({ handle, taskId, info, ttl, pollInterval });
   }
 
   private sendProgress(taskId: string, route: ProgressRoute, payload: TaskInfo['progress']): void {
@@ -186,25 +185,10 @@ export class NativeTaskService {
     if (!(values.progress > route.last)) return;
     route.count += 1;
     route.last = values.progress;
-    this.notify(route.session, {
-      method: 'notifications/progress',
-      params: {
-        progressToken: route.token,
-        ...values,
-        ...(route.related ? { _meta: relatedTaskMeta(taskId) } : {}),
-      },
-    });
-  }
-
-  private notify(session: SessionContext, notification: ServerNotification): void {
-    const server = this.sessions.get(session);
-    if (!server) return;
-    server.notification(notification).catch((err: unknown) => {
-      this.logger.debug('native tasks: notification not delivered', {
-        method: notification.method,
-        session: session.id,
-        error: err instanceof Error ? err.message : String(err),
-      });
+    this.sessions.get(route.session)?.progress({
+      token: route.token,
+      ...values,
+      ...(route.related ? { relatedTaskId: taskId } : {}),
     });
   }
 

@@ -11,8 +11,8 @@ import { withTaskSupport } from './task-tool.wrapper.js';
  * tasks/result, tasks/list, tasks/cancel and notifications/tasks/status for the tasks it created.
  * Calls with a progressToken also get notifications/progress. One task, one id, one state machine:
  * get_task and the push events see the same task. `bootstrap(..., { nativeTasks })` configures it.
- * The tasks/* methods go on the session surface (only 2025-11-25 surfaces have a session); the
- * notifications still need the session's v1 SDK `Server` (`installSession`).
+ * Installed through the session surface only: the tasks/* methods and the task notifications of
+ * each 2025-11-25 session (a 2026-07-28 surface has no session; its leg serves SEP-2663).
  */
 export function nativeTasksFeature(options?: NativeTasksOptions): Feature {
   return defineFeature({
@@ -36,14 +36,12 @@ export function nativeTasksFeature(options?: NativeTasksOptions): Feature {
         },
         extension: {
           name: 'native-tasks',
-          installSession(server, session) {
-            if (hasTaskTools) service.attachSession(server, session);
-          },
           installSurface(surface) {
-            if (hasTaskTools && surface.session) surface.serveTaskMethods(service.methods);
-          },
-          sessionClosed(session) {
-            service.detachSession(session);
+            const { session, taskNotifier } = surface;
+            if (!hasTaskTools || !session || !taskNotifier) return; // 2026-07-28: the leg's own SEP-2663
+            surface.serveTaskMethods(service.methods);
+            service.attachSession(taskNotifier, session);
+            surface.onClosed(() => service.detachSession(session));
           },
           close() {
             service.close();

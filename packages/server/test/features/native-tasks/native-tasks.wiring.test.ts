@@ -1,11 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { type Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  type CallToolResult,
-  CallToolResultSchema,
-  ErrorCode,
-  type ServerNotification,
-} from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, CallToolResultSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { TaskManager, type TaskContext, type TaskInfo } from '@robot-mcp-kit/core';
 import { MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { CapabilityServer, Tool } from '@robot-mcp-kit/server';
@@ -14,6 +8,7 @@ import {
   NATIVE_TASKS_DEFAULTS,
   type RegisteredTool,
   type SessionContext,
+  type SurfaceTaskNotifier,
   type ToolCall,
 } from '@robot-mcp-kit/server/advanced';
 import { NativeTaskService } from '../../../src/features/native-tasks/native-task.service.js';
@@ -166,9 +161,12 @@ describe('NativeTaskService', () => {
         );
       },
     };
-    const sent: ServerNotification[] = [];
-    const server = { notification: async (n: ServerNotification) => void sent.push(n) };
-    native.attachSession(server as unknown as Server, session);
+    const sent: string[] = [];
+    const notifier: SurfaceTaskNotifier = {
+      taskStatus: () => void sent.push('notifications/tasks/status'),
+      progress: () => void sent.push('notifications/progress'),
+    };
+    native.attachSession(notifier, session);
     const wrapped = withTaskSupport(tool, native);
     const call = {
       session,
@@ -179,7 +177,7 @@ describe('NativeTaskService', () => {
     await until(() => taskManager.get(created.task.taskId)?.state === 'succeeded');
     expect(trackedAtBodyStart).toEqual([true]);
     expect(seenTags?.get(other)).toBe('kept');
-    expect(sent.map((n) => n.method)).toEqual(['notifications/progress', 'notifications/tasks/status']);
+    expect(sent).toEqual(['notifications/progress', 'notifications/tasks/status']);
     expect(withTaskSupport(wrapped, native)).not.toBe(wrapped);
     const plain = { ...tool, start: undefined };
     expect(withTaskSupport(plain, native)).toBe(plain);
