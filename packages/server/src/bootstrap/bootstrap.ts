@@ -175,7 +175,7 @@ function createFeatureContext<T extends object>(
     serverName: name,
     replicaId: storeSetting && !('put' in storeSetting) ? storeSetting.replicaId : '',
     seqs: {
-      seqStored: (taskId, waitMs) => late.stored?.seqStored(taskId, waitMs) ?? Promise.resolve(),
+      seqStored: (taskId, seq, waitMs) => late.stored?.seqStored(taskId, seq, waitMs) ?? Promise.resolve(),
       fencingToken: () => late.stored?.fencingToken(),
       carryAppend: (taskId, append) => late.stored?.carryAppend(taskId, append),
     },

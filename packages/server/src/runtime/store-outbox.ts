@@ -17,9 +17,9 @@ export function replicaIdFrom(settings: TaskStoreSettings, env: NodeJS.ProcessEn
   return settings.replicaId ?? givenReplicaId(env) ?? randomUUID();
 }
 
-/** What the outbox needs from the task store bridge: "this task's newest seq is stored". */
+/** What the outbox needs from the task store bridge: "this event's seq is stored". */
 export interface SeqStore {
-  seqStored(taskId: string, waitMs: number): Promise<void>;
+  seqStored(taskId: string, seq: number, waitMs: number): Promise<void>;
   /** The fencing token appends carry (the Redis task store's epoch), once the store is open. */
   fencingToken(): { key: string; epoch: string } | undefined;
   /**
@@ -125,7 +125,7 @@ export class StoreEventOutbox implements EventOutbox {
   }
 
   private async appendAfterSeq(record: OutboxRecord): Promise<void> {
-    await this.deps.seqs.seqStored(record.event.task_id, SEQ_STORED_WAIT_MS);
+    await this.deps.seqs.seqStored(record.event.task_id, record.event.seq, SEQ_STORED_WAIT_MS);
     await (await this.outbox()).append(record);
   }
 

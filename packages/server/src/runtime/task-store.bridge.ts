@@ -165,7 +165,7 @@ export class TaskStoreBridge {
    * replica still owns its tasks.
    */
   async mayDeliver(event: TaskEvent): Promise<boolean> {
-    await this.seqStored(event.task_id, SEQ_STORED_WAIT_MS);
+    await this.seqStored(event.task_id, event.seq, SEQ_STORED_WAIT_MS);
     return this.leaseHeld();
   }
 
@@ -187,19 +187,14 @@ export class TaskStoreBridge {
     return this.writes.carryAppend(taskId, append);
   }
 
-  /** Resolves once the task's current state reached the store (at once when there is no store). */
-  whenWritten(taskId: string): Promise<void> {
-    return this.writes.whenWritten(taskId);
-  }
-
   /**
-   * Resolves once the task's newest seq reached the store, or after `waitMs` (under a store outage
-   * events still go on; the write keeps being retried). The outbox waits on it before each append.
+   * Resolves once the task's state with `seq` (or a later one) reached the store, or after `waitMs`
+   * (under a store outage events still go on; the write keeps being retried). The outbox waits on it
+   * before an append that carries no state, the delivery gate before each send.
    */
-  async seqStored(taskId: string, waitMs: number): Promise<void> {
+  async seqStored(taskId: string, seq: number, waitMs: number): Promise<void> {
     await Promise.resolve(); // the TaskManager notifies its listeners right after posting the event
-    if (!this.writes.has(taskId)) return;
-    await this.writes.settled([taskId], waitMs);
+    await this.writes.seqStored(taskId, seq, waitMs);
   }
 
   /**
@@ -207,7 +202,7 @@ export class TaskStoreBridge {
    * a store outage the task_id is still answered — the write keeps being retried — and a warning says so).
    */
   private async startWritten(taskId: string): Promise<void> {
-    const inTime = await waitAtMost(this.whenWritten(taskId), systemClock, START_WRITE_WAIT_MS);
+    const inTime = await this.writes.seqStored(taskId, 0, START_WRITE_WAIT_MS);
     if (!inTime) {
       this.parts.logger.warn('task store unreachable: answering the start before the task is stored', {
         task_id: taskId,

@@ -23,6 +23,16 @@ interface PendingWrite {
   retry: Backoff;
   /** A write failed and waits for its retry: appends meanwhile go out at once, carrying nothing. */
   failing: boolean;
+  /** The `lastSeq` of the newest state written so far (-1: none written yet). */
+  storedSeq: number;
+  /** Callers waiting for a seq to be stored (see `seqStored`), released as writes land. */
+  seqWaiters: SeqWaiter[];
+}
+
+/** A caller of `seqStored` waiting for its task's state to be written with at least `seq`. */
+interface SeqWaiter {
+  readonly seq: number;
+  readonly release: () => void;
 }
 
 /**
@@ -84,6 +94,25 @@ export class TaskWriteQueue {
     }
   }
 
+  /**
+   * Resolves once the task's state was written with `lastSeq` at least `seq` (`0`: any state, the
+   * start barrier) — at once when nothing of the task is pending — or after `waitMs`; says whether
+   * in time. Unlike {@link whenWritten} it does not wait for the writes of later events: a task
+   * that reports without pause holds back neither its start's answer nor an earlier event.
+   */
+  async seqStored(taskId: string, seq: number, waitMs: number): Promise<boolean> {
+    const pending = this.writes.get(taskId);
+    if (!pending || pending.storedSeq >= seq) return true;
+    let release: () => void = () => undefined;
+    const stored = new Promise<void>((resolve) => (release = resolve));
+    const waiter: SeqWaiter = { seq, release };
+    pending.seqWaiters.push(waiter);
+    const inTime = await waitAtMost(stored, systemClock, waitMs);
+    const at = inTime ? -1 : pending.seqWaiters.indexOf(waiter);
+    if (at >= 0) pending.seqWaiters.splice(at, 1);
+    return inTime;
+  }
+
   /** Resolves once each task's writes settled (every task's when `taskIds` is omitted), or after `waitMs`. */
   async settled(taskIds: readonly string[] | undefined, waitMs: number): Promise<boolean> {
     const ids = taskIds ?? [...this.writes.keys()];
@@ -99,6 +128,8 @@ export class TaskWriteQueue {
         running: undefined,
         retry: new Backoff(FIRST_RETRY_MS, MAX_RETRY_MS),
         failing: false,
+        storedSeq: -1,
+        seqWaiters: [],
       };
       this.writes.set(taskId, pending);
     }
@@ -116,6 +147,7 @@ export class TaskWriteQueue {
       try {
         await writeWith(store, entry, pending.appends.splice(0));
         pending.retry.reset();
+        if (entry) stored(pending, entry.lastSeq);
       } catch (error) {
         if (error instanceof RobotMcpKitError && error.code === REPLICA_FENCED) {
           this.logger.warn(error.message, { task_id: taskId }); // refused for good: not retried
@@ -129,6 +161,7 @@ export class TaskWriteQueue {
     // refused for good (fenced) or closed: what still waits goes out carrying nothing
     for (const append of pending.appends.splice(0)) void append(undefined);
     pending.running = undefined;
+    for (const waiter of pending.seqWaiters.splice(0)) waiter.release(); // settled: as whenWritten
     if (this.writes.get(taskId) === pending && !pending.next) this.writes.delete(taskId);
   }
 
@@ -147,6 +180,18 @@ export class TaskWriteQueue {
     await pause(systemClock, pauseMs);
     pending.failing = false;
   }
+}
+
+/** Records that the task's state with `seq` was written, releasing the callers waiting for it. */
+function stored(pending: PendingWrite, seq: number): void {
+  if (seq > pending.storedSeq) pending.storedSeq = seq;
+  if (pending.seqWaiters.length === 0) return;
+  const waiting: SeqWaiter[] = [];
+  for (const waiter of pending.seqWaiters) {
+    if (waiter.seq <= pending.storedSeq) waiter.release();
+    else waiting.push(waiter);
+  }
+  pending.seqWaiters = waiting;
 }
 
 /**

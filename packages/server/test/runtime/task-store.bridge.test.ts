@@ -155,6 +155,54 @@ class FlakyStore extends InMemoryTaskStore {
   }
 }
 
+/** A store whose writes each take a timer turn (a round trip at our own port): its queue stays busy. */
+class SlowWritingStore extends InMemoryTaskStore {
+  override async put(entry: StoredTask): Promise<void> {
+    await new Promise<void>((resolve) => setTimeout(resolve, 1));
+    return super.put(entry);
+  }
+}
+
+describe('the delivery gate of a task that reports without pause', () => {
+  it("answers the start and lets an event go once stored, while the task's later writes are under way", async () => {
+    const store = new SlowWritingStore();
+    const a = replica(store);
+    await a.bridge.start();
+    let gateOpened = false;
+    let iterations = 0;
+    const info = await a.starter.start({
+      definition: sleeper,
+      call: a.call,
+      triggers: undefined,
+      estDurationS: undefined,
+      // reports until the first event may be delivered, at most 1.5 s (less than the gate's 2 s bound)
+      body: async (ctx) => {
+        const deadline = Date.now() + 1500;
+        while (!gateOpened && Date.now() < deadline) {
+          iterations += 1;
+          await ctx.progress({ step: iterations });
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
+        return { reported: iterations, gate_opened_while_running: gateOpened };
+      },
+    });
+    // the start answers once the task is stored, not once the task's writes pause
+    expect(a.taskManager.get(info.task_id)?.state).toBe('running');
+    await until(() => a.posted.some((e) => e.type === 'progress'), 'the first progress event');
+    const first = a.posted.find((e) => e.type === 'progress')!;
+    const opened = a.bridge.mayDeliver(first).then((ok) => {
+      gateOpened = true;
+      return ok;
+    });
+    expect(await opened).toBe(true);
+    await until(() => a.taskManager.get(info.task_id)?.state === 'succeeded', 'the task to end');
+    // before: the gate waited until no write of the task was under way, i.e. until the body stopped
+    expect(a.taskManager.get(info.task_id)?.result).toMatchObject({ gate_opened_while_running: true });
+    expect((await store.get('anonymous', info.task_id))!.lastSeq).toBeGreaterThanOrEqual(first.seq);
+    await a.bridge.close();
+  });
+});
+
 describe('TaskStoreBridge during a store outage', () => {
   it('logs, counts and retries a failed write until the store takes it', async () => {
     const store = new FlakyStore();
