@@ -147,12 +147,11 @@ describe('create-robot-mcp-server + robot-mcp-kit (integration)', () => {
   });
 
   it(
-    'builds and passes its own tests',
+    'builds as generated',
     async () => {
-      await run(npm, ['run', 'build'], project);
-      const tested = await run(npm, ['test'], project);
-      const output = `${tested.stdout}${tested.stderr}`;
-      expect(output).toMatch(/Tests:\s+7 passed, 7 total/);
+      // its own tests run once, after add tool and add trigger below (the generated suites among them)
+      const built = await run(npm, ['run', 'build'], project);
+      expect(built.code).toBe(0);
     },
     10 * MINUTE,
   );
@@ -185,7 +184,11 @@ describe('create-robot-mcp-server + robot-mcp-kit (integration)', () => {
       await run(npm, ['run', 'kit', '--', 'add', 'trigger', 'battery_below'], project);
       await run(npm, ['run', 'build'], project);
       const tested = await run(npm, ['test'], project);
-      expect(`${tested.stdout}${tested.stderr}`).toMatch(/Test Suites:\s+3 passed, 3 total/);
+      const output = `${tested.stdout}${tested.stderr}`;
+      // the generated project's 7 tests, then those add tool and add trigger wrote beside them
+      expect(output).toMatch(/Test Suites:\s+3 passed, 3 total/);
+      const passed = Number(/Tests:\s+(\d+) passed, \1 total/.exec(output)?.[1] ?? 0);
+      expect(passed).toBeGreaterThan(7);
       const { tools } = await listToolsOverStdio(project);
       expect(tools).toContain('scan_room');
     },
