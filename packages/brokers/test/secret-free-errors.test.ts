@@ -22,15 +22,15 @@ const withPassword = (scheme: string, rest: string, password = PASSWORD): string
   `${scheme}://robot:${password}@${rest}`;
 
 const CASES: [string, string, string][] = [];
+// the URL's shape is checked by one parser for both schemes (parseBrokerUrl): with mqtt only
+CASES.push(
+  ['mqtt: malformed (space in the host)', 'RVC_CALLBACK_URL', withPassword('mqtt', 'bad host:1883')],
+  ['mqtt: bad port', 'RVC_CALLBACK_URL', withPassword('mqtt', '127.0.0.1:99999')],
+  ['mqtt: "/" in the password', 'RVC_CALLBACK_URL', withPassword('mqtt', '127.0.0.1:1883', `a/${PASSWORD}`)],
+);
+// what each client library reports, and each scheme's own options: both schemes
 for (const scheme of ['mqtt', 'nats']) {
   CASES.push(
-    [`${scheme}: malformed (space in the host)`, 'RVC_CALLBACK_URL', withPassword(scheme, 'bad host:1883')],
-    [`${scheme}: bad port`, 'RVC_CALLBACK_URL', withPassword(scheme, '127.0.0.1:99999')],
-    [
-      `${scheme}: "/" in the password`,
-      'RVC_CALLBACK_URL',
-      withPassword(scheme, '127.0.0.1:1883', `a/${PASSWORD}`),
-    ],
     [`${scheme}: nothing listens`, 'RVC_CALLBACK_URL', withPassword(scheme, '127.0.0.1:1')],
     [`${scheme}: unknown host`, 'RVC_CALLBACK_URL', withPassword(scheme, 'no-such-host.invalid:1883')],
     [
