@@ -1,13 +1,9 @@
 import { InMemoryServerEventBus, type McpServerFactory } from '@modelcontextprotocol/server';
-import { type Clock, type Logger, type TaskManager } from '@robot-mcp-kit/core';
+import { type Logger } from '@robot-mcp-kit/core';
 import { type TaskOwners } from '../auth/task-owners.js';
 import { type CapabilityServerDefinition } from '../metadata/definitions.types.js';
 import { type ToolRegistry } from '../tools/tool-registry.js';
-import { PrincipalHandleTable } from '../task-methods/principal-handles.table.js';
-import { principalHandles } from '../task-methods/task-handle.policy.js';
-import { TaskMethods } from '../task-methods/task-methods.component.js';
 import { type ModernServerParts, modernServerFactory } from './modern-server.factory.js';
-import { type TaskStoreBridge } from './task-store.bridge.js';
 import { type McpServerTelemetry } from '../telemetry/mcp-request.telemetry.js';
 import { type McpNetworkTransport } from '../telemetry/mcp-semconv.names.js';
 import { type MessageStage } from '../transports/message-pipeline.transport.js';
@@ -20,20 +16,16 @@ export interface ModernWiringOptions {
   readonly definition: CapabilityServerDefinition;
   readonly registry: ToolRegistry;
   readonly owners: TaskOwners;
-  readonly taskManager: TaskManager;
-  readonly clock: Clock;
   readonly logger: Logger;
   /** The app's MCP telemetry: the 2026 leg's requests get server spans and metrics too. */
   readonly telemetry: McpServerTelemetry;
-  /** What the features install on every session surface (the `tasks://` resources, ...). */
+  /** What the features install on every session surface (the `tasks://` resources, SEP-2663, ...). */
   readonly features: readonly SurfaceFeature[];
-  /** The shared task store (`RMK_STORE`): SEP-2663 handles are answered by every replica. */
-  readonly stored?: TaskStoreBridge;
 }
 
 /**
- * The MCP 2026-07-28 leg of one app: the v2 server factory (tools, SEP-2663, the features' session
- * surfaces) and the change-event bus its HTTP `subscriptions/listen` streams carry. The features'
+ * The MCP 2026-07-28 leg of one app: the v2 server factory (tools, the features' session surfaces:
+ * resources, the native tasks' SEP-2663) and the change-event bus its HTTP `subscriptions/listen` streams carry. The features'
  * notifications reach listeners over HTTP through the bus, over stdio as the connection's
  * instance's own notifications (`serveStdio` routes them onto that connection's subscriptions).
  */
@@ -41,15 +33,13 @@ export class ModernWiring {
   readonly bus = new InMemoryServerEventBus();
   /** One server per HTTP request. */
   readonly factory: McpServerFactory;
-  /** What both factories serve (one SEP-2663 index for HTTP and stdio). */
+  /** What both factories serve (the same features for HTTP and stdio). */
   private readonly parts: ModernServerParts;
   private readonly stops: (() => void)[] = [];
 
   constructor(private readonly options: ModernWiringOptions) {
-    const { definition, registry, owners, taskManager, clock, stored, features } = options;
-    const handles = principalHandles(new PrincipalHandleTable(clock));
-    const tasks = new TaskMethods({ taskManager, handles, ...(stored ? { stored } : {}) });
-    this.parts = { definition, registry, owners, tasks, features };
+    const { definition, registry, owners, features } = options;
+    this.parts = { definition, registry, owners, features };
     this.factory = modernServerFactory(this.parts, (server) => SdkV2SessionSurface.request(server));
   }
 

@@ -16,18 +16,19 @@ import { type CapabilityServerDefinition } from '../metadata/definitions.types.j
 import { type SessionContext } from '../tools/registered-tool.js';
 import { type ToolRegistry } from '../tools/tool-registry.js';
 import { INPUT_ROUND, type InputRound } from './input-round.js';
-import { type SessionSurface, type SurfaceFeature } from '../surface/session-surface.port.js';
+import { type SurfaceFeature } from '../surface/session-surface.port.js';
+import { type SdkV2SessionSurface } from '../surface/sdk-v2.session-surface.js';
 import { createdTaskResult, declaresTasks, taskCallerOf } from '../surface/sdk-v2.task-wire.js';
-import { type TaskMethods } from '../task-methods/task-methods.component.js';
 
 /** What the 2026-07-28 leg serves: the same tool registry as the 2025 sessions. */
 export interface ModernServerParts {
   readonly definition: CapabilityServerDefinition;
   readonly registry: ToolRegistry;
   readonly owners: TaskOwners;
-  /** The task methods served as SEP-2663: advertised in server/discover, used for callers that declare it. */
-  readonly tasks?: TaskMethods;
-  /** What the features install on each server's session surface (the `tasks://` resources, ...). */
+  /**
+   * What the features install on each server's session surface (the `tasks://` resources, the
+   * native tasks' SEP-2663 methods, ...).
+   */
   readonly features?: readonly SurfaceFeature[];
 }
 
@@ -46,7 +47,7 @@ export interface ModernServerParts {
 export function modernServerFactory(
   parts: ModernServerParts,
   /** The session surface of one server: one HTTP request's, or one stdio connection's. */
-  surfaceOf: (server: Server) => SessionSurface,
+  surfaceOf: (server: Server) => SdkV2SessionSurface,
 ): McpServerFactory {
   const { server: info } = parts.definition;
   const tools = parts.registry.definitions.map(
@@ -67,16 +68,16 @@ export function modernServerFactory(
     );
     const surface = surfaceOf(server);
     for (const feature of parts.features ?? []) feature.installSurface?.(surface);
-    // after the features' capabilities (resources), as the one capabilities object listed them
-    if (parts.tasks) surface.serveTaskMethods(parts.tasks);
+    const tasks = surface.taskStarts; // the native tasks feature's SEP-2663 methods, when installed
     server.setRequestHandler('tools/list', () => ({ tools }));
-    server.setRequestHandler('tools/call', (request, ctx) => callTool(parts, request.params, ctx));
+    server.setRequestHandler('tools/call', (request, ctx) => callTool(parts, tasks, request.params, ctx));
     return server;
   };
 }
 
 async function callTool(
   parts: ModernServerParts,
+  tasks: SdkV2SessionSurface['taskStarts'],
   params: { name: string; arguments?: Record<string, unknown> },
   ctx: ServerContext,
 ): Promise<CallToolResult> {
@@ -90,12 +91,12 @@ async function callTool(
   const session: SessionContext = { id, caller: `scope:${parts.owners.scopeOfSession(id)}` };
   const call = { session, extra: callExtra(ctx, id), tags: new Map([[INPUT_ROUND, inputRoundOf(ctx)]]) };
   try {
-    if (parts.tasks && tool.start && declaresTasks(ctx)) {
+    if (tasks && tool.start && declaresTasks(ctx)) {
       // The caller takes tasks: answer a task handle. A start that fails is answered exactly as
       // the plain call answers it (the same tool error; nothing was started).
       const started = await tool.start(params.arguments, call).catch(() => undefined);
       if (started) {
-        const view = await parts.tasks.create(started, taskCallerOf(ctx));
+        const view = await tasks.create(started, taskCallerOf(ctx));
         return createdTaskResult(view) as unknown as CallToolResult;
       }
     }

@@ -231,11 +231,8 @@ export class RobotMcpApp {
       definition: this.definition,
       registry: this.registry,
       owners: this.owners,
-      taskManager: this.taskManager,
-      clock: this.clock,
       logger: this.logger,
       telemetry: this.telemetry,
-      ...(this.stored ? { stored: this.stored } : {}),
       // Installed on the 2026 leg's surfaces as on the 2025 sessions'.
       features: this.extensions,
     });

@@ -29,6 +29,8 @@ const TaskIdParams = z.looseObject({ taskId: z.string() });
  * `resourcesListChanged`). Task methods are SEP-2663. A request's scope is its bearer token's principal.
  */
 export class SdkV2SessionSurface implements SessionSurface {
+  private tasks: TaskMethodSource | undefined;
+
   private constructor(
     private readonly server: Server,
     readonly notifier?: SurfaceNotifier,
@@ -79,6 +81,7 @@ export class SdkV2SessionSurface implements SessionSurface {
    */
   serveTaskMethods(source: TaskMethodSource): void {
     const { server } = this;
+    this.tasks = source;
     const answer = async <T>(
       ctx: ServerContext,
       method: (caller: SurfaceCaller) => Promise<T | undefined>,
@@ -101,6 +104,15 @@ export class SdkV2SessionSurface implements SessionSurface {
       await answer(ctx, (caller) => source.cancel(taskId, caller));
       return { resultType: 'complete' };
     });
+  }
+
+  /**
+   * The task methods a feature served here, when they can make the handle of a task a tools/call
+   * starts (SEP-2663: a caller that declares the extension is answered a task, not a `task_id`).
+   */
+  get taskStarts(): Required<Pick<TaskMethodSource, 'create'>> | undefined {
+    const create = this.tasks?.create?.bind(this.tasks);
+    return create ? { create } : undefined;
   }
 
   onClosed(listener: () => void): void {

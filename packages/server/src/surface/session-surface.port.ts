@@ -95,6 +95,11 @@ export interface TaskMethodSource {
   ended(handle: string, caller: SurfaceCaller, signal: AbortSignal): Promise<TaskView | undefined>;
   /** One page of the caller's tasks in creation order; throws on a cursor it did not hand out. */
   list(caller: SurfaceCaller, cursor: string | undefined): TaskViewPage;
+  /**
+   * The handle of a task a task-augmented tools/call just started, on a surface without a session
+   * (2026-07-28: the call answers it). A session's handles are made as its tasks start.
+   */
+  create?(info: TaskInfo, caller: SurfaceCaller): Promise<TaskView>;
 }
 
 /**

@@ -1,23 +1,30 @@
 import { type Feature } from '../../runtime/feature.types.js';
 import { defineFeature } from '../../runtime/feature.define.js';
+import { PrincipalHandleTable } from '../../task-methods/principal-handles.table.js';
+import { principalHandles } from '../../task-methods/task-handle.policy.js';
+import { TaskMethods } from '../../task-methods/task-methods.component.js';
 import { NativeTaskService } from './native-task.service.js';
 import { type NativeTasksOptions, resolveNativeTasksOptions } from './native-tasks.options.js';
 import { withTaskSupport } from './task-tool.wrapper.js';
 
 /**
- * Native MCP tasks (spec 2025-11-25, SEP-1686) over the TaskManager: long-running tools list
- * `execution.taskSupport: "optional"`, the server advertises the tasks capability, a
- * task-augmented tools/call answers a CreateTaskResult, and every session gets tasks/get,
- * tasks/result, tasks/list, tasks/cancel and notifications/tasks/status for the tasks it created.
- * Calls with a progressToken also get notifications/progress. One task, one id, one state machine:
- * get_task and the push events see the same task. `bootstrap(..., { nativeTasks })` configures it.
- * Installed through the session surface only: the tasks/* methods and the task notifications of
- * each 2025-11-25 session (a 2026-07-28 surface has no session; its leg serves SEP-2663).
+ * Native MCP tasks over the TaskManager, on both generations through the session surface: one
+ * task-method component, two handle policies. One task, one id, one state machine: get_task and
+ * the push events see the same task. `bootstrap(..., { nativeTasks })` configures it.
+ *
+ * - A surface with a session (2025-11-25, SEP-1686): long-running tools list
+ *   `execution.taskSupport: "optional"`, the server advertises the tasks capability, a
+ *   task-augmented tools/call answers a CreateTaskResult, and the session gets tasks/get,
+ *   tasks/result, tasks/list, tasks/cancel and notifications/tasks/status for the tasks it created
+ *   (handles bound to the session); calls with a progressToken also get notifications/progress.
+ * - A surface without one (2026-07-28, SEP-2663): the tasks extension, tasks/get, tasks/update and
+ *   tasks/cancel, and a task answered to a tools/call that declares the extension; its handle is a
+ *   random UUID bound to the caller's principal and, with a task store, found by every replica.
  */
 export function nativeTasksFeature(options?: NativeTasksOptions): Feature {
   return defineFeature({
     name: 'native-tasks',
-    needs: ['taskManager', 'projection', 'clock', 'logger', 'owners'],
+    needs: ['taskManager', 'projection', 'clock', 'logger', 'owners', 'stored'],
     setup(ctx) {
       const service = new NativeTaskService({
         taskManager: ctx.taskManager,
@@ -28,6 +35,13 @@ export function nativeTasksFeature(options?: NativeTasksOptions): Feature {
         allows: (scope, taskId) => ctx.owners.allows(scope, taskId),
       });
       let hasTaskTools = false;
+      let sessionless: TaskMethods | undefined; // made by the first 2026-07-28 surface
+      const sessionlessMethods = (): TaskMethods =>
+        (sessionless ??= new TaskMethods({
+          taskManager: ctx.taskManager,
+          handles: principalHandles(new PrincipalHandleTable(ctx.clock)),
+          ...(ctx.stored ? { stored: ctx.stored } : {}),
+        }));
       return {
         filterTools(tools) {
           const offered = tools.map((tool) => withTaskSupport(tool, service));
@@ -38,7 +52,11 @@ export function nativeTasksFeature(options?: NativeTasksOptions): Feature {
           name: 'native-tasks',
           installSurface(surface) {
             const { session, taskNotifier } = surface;
-            if (!hasTaskTools || !session || !taskNotifier) return; // 2026-07-28: the leg's own SEP-2663
+            if (!session) {
+              surface.serveTaskMethods(sessionlessMethods());
+              return;
+            }
+            if (!hasTaskTools || !taskNotifier) return;
             surface.serveTaskMethods(service.methods);
             service.attachSession(taskNotifier, session);
             surface.onClosed(() => service.detachSession(session));
