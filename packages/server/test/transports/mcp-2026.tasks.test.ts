@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { InMemoryEventTransport, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { bootstrap, type RobotMcpApp } from '@robot-mcp-kit/server';
+import { builtinFeatures } from '@robot-mcp-kit/server/advanced';
 import { until } from '../fixtures/harness.js';
 import { RoverServer } from '../fixtures/rover.server.js';
 import { TASKS, textOf, VERSION, WireClient } from '../../../../test/support/mcp-2026.wire-client.js';
@@ -10,11 +11,14 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
 });
 
-async function serve(): Promise<{ app: RobotMcpApp; url: string; rover: RoverServer }> {
+async function serve(
+  features = builtinFeatures(),
+): Promise<{ app: RobotMcpApp; url: string; rover: RoverServer }> {
   const app = bootstrap(RoverServer, {
     env: {},
     logger: new MemoryLogger(),
     eventTransport: new InMemoryEventTransport(),
+    features,
   });
   const info = await app.listen({ kind: 'streamable-http', host: '127.0.0.1', port: 0 });
   cleanups.push(() => app.close({ timeoutMs: 500 }));
@@ -34,6 +38,17 @@ describe('SEP-2663 tasks extension on the MCP 2026-07-28 leg', () => {
     const discovered = await new WireClient(url, true).result('server/discover');
     expect(discovered.supportedVersions).toContain(VERSION);
     expect((discovered.capabilities as { extensions?: object }).extensions).toEqual({ [TASKS]: {} });
+  });
+
+  it('comes from the native-tasks feature, as SEP-1686 does: without it, no extension and a plain task_id', async () => {
+    const { url } = await serve(builtinFeatures().filter((feature) => feature.name !== 'native-tasks'));
+    const client = new WireClient(url, true);
+    const discovered = await client.result('server/discover');
+    expect((discovered.capabilities as { extensions?: object }).extensions).toBeUndefined();
+    const answered = await client.result('tools/call', { name: 'drive', arguments: { distance_m: 3 } });
+    expect(answered).not.toHaveProperty('resultType', 'task');
+    expect(JSON.parse(textOf(answered))).toMatchObject({ state: 'running', task_id: expect.any(String) });
+    await expect(client.result('tasks/get', { taskId: 'any' })).rejects.toThrow();
   });
 
   it('starts a long-running tool as a task and polls tasks/get to completion with the result inlined', async () => {
