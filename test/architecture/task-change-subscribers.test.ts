@@ -14,8 +14,8 @@ const SERVER_SRC = resolve('packages/server/src');
 
 const ALLOWED = [
   'task-views/task-projection.ts',
-  'runtime/task-store.bridge.ts',
-  'runtime/actuator-leases.ts',
+  'store/task-store.bridge.ts',
+  'store/actuator-leases.ts',
   'bootstrap/run-server.ts',
 ];
 

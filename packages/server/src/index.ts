@@ -36,7 +36,7 @@ export type { RunServerOptions } from './bootstrap/run-server.js';
 export { bootstrap } from './bootstrap/bootstrap.js';
 export type { BootstrapOptions, CapabilityServerClass } from './bootstrap/bootstrap.js';
 export type { RobotMcpApp, ListenInfo } from './runtime/robot-mcp-app.js';
-export type { TaskStoreOption, TaskStoreSettings } from './runtime/task-store.config.js';
+export type { TaskStoreOption, TaskStoreSettings } from './store/task-store.config.js';
 
 // What a tool body is given
 export type { TaskContext, JsonObject, TaskInfo } from '@robot-mcp-kit/core';

@@ -42,7 +42,7 @@ export type { ActuatorGate } from '../tools/task-starter.js';
 export type { StartRequest, TaskIdReserver } from '../tools/task-starter.js';
 export type { Feature, FeatureContext, FeatureContribution, FeatureNeed } from '../runtime/feature.types.js';
 export { defineFeature } from '../runtime/feature.define.js';
-export type { TaskStoreBridge } from '../runtime/task-store.bridge.js';
+export type { TaskStoreBridge } from '../store/task-store.bridge.js';
 // The session surface features install into (both MCP generations) and the app's one task projection
 export type {
   ResourceSource,

@@ -26,7 +26,7 @@ import { TaskOwners } from '../auth/task-owners.js';
 import { TaskProjection } from '../task-views/task-projection.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import { type BuiltinFeatureOptions, builtinFeatures } from '../features/builtin-features.js';
-import { replicaIdFrom, StoreEventOutbox } from '../runtime/store-outbox.js';
+import { replicaIdFrom, StoreEventOutbox } from '../store/store-outbox.js';
 import { type Feature, type FeatureContext, type FeatureContribution } from '../runtime/feature.types.js';
 import { servicesFor } from '../runtime/feature.define.js';
 import { type RegisteredTool } from '../tools/registered-tool.js';
@@ -34,8 +34,8 @@ import { type AppExtension, RobotMcpApp } from '../runtime/robot-mcp-app.js';
 import { type TransportConfig, transportConfigFromEnv } from '../runtime/server-config.js';
 import { type AuthOptions } from '../auth/auth.options.js';
 import { type HttpSecurityOptions, httpSecurityFromEnv } from '../transports/http-options.js';
-import { openTaskStore, type TaskStoreOption, taskStoreSetting } from '../runtime/task-store.config.js';
-import { TaskStoreBridge } from '../runtime/task-store.bridge.js';
+import { openTaskStore, type TaskStoreOption, taskStoreSetting } from '../store/task-store.config.js';
+import { TaskStoreBridge } from '../store/task-store.bridge.js';
 
 /** A capability server class (decorated with `@CapabilityServer`). */
 export type CapabilityServerClass<T extends object = object> = new (...args: never[]) => T;

@@ -11,7 +11,7 @@ import { type RegisteredTool } from '../tools/registered-tool.js';
 import { type TaskStarter } from '../tools/task-starter.js';
 import { type TaskOwners } from '../auth/task-owners.js';
 import { type TaskProjection } from '../task-views/task-projection.js';
-import { type TaskStoreBridge } from './task-store.bridge.js';
+import { type TaskStoreBridge } from '../store/task-store.bridge.js';
 import { type AppExtension } from './robot-mcp-app.js';
 
 /** What a feature can use while the bootstrapper wires one app. */

@@ -18,9 +18,9 @@ import { type HttpSecurityConfig } from '../transports/http-options.js';
 import { listenHttp } from '../transports/http-listener.loader.js';
 import { firstStdioEra, resumeWhenListened } from '../transports/stdio-era.router.js';
 import { type HttpListener } from '../transports/http.listener.js';
-import { type ModernWiring } from './modern-leg.wiring.js';
+import { type ModernWiring } from '../modern/modern-leg.wiring.js';
 import { type TransportConfig } from './server-config.js';
-import { type TaskStoreBridge } from './task-store.bridge.js';
+import { type TaskStoreBridge } from '../store/task-store.bridge.js';
 import { McpServerTelemetry } from '../telemetry/mcp-request.telemetry.js';
 import { type McpNetworkTransport } from '../telemetry/mcp-semconv.names.js';
 import { type SurfaceFeature } from '../surface/session-surface.port.js';
@@ -215,7 +215,7 @@ export class RobotMcpApp {
       await this.connectSession(new StdioServerTransport(), 'pipe');
     } else {
       const modern = await this.modernWiring();
-      const { serveModernStdio } = await import('./modern-stdio.server.js');
+      const { serveModernStdio } = await import('../modern/modern-stdio.server.js');
       this.modernStdio = serveModernStdio(modern.stdioFactory(), this.logger, modern.stages('pipe'));
     }
     await resumeWhenListened(process.stdin);
@@ -226,7 +226,7 @@ export class RobotMcpApp {
   /** The MCP 2026-07-28 leg (loaded only by servers that serve a 2026 client or streamable HTTP). */
   private async modernWiring() {
     if (this.modern) return this.modern;
-    const { ModernWiring } = await import('./modern-leg.wiring.js');
+    const { ModernWiring } = await import('../modern/modern-leg.wiring.js');
     this.modern = new ModernWiring({
       definition: this.definition,
       registry: this.registry,

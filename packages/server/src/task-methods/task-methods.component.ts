@@ -1,6 +1,6 @@
 import { parseTaskInfo, type TaskInfo, type TaskManager } from '@robot-mcp-kit/core';
 import { type StoredTask } from '@robot-mcp-kit/core/store';
-import { type TaskStoreBridge } from '../runtime/task-store.bridge.js';
+import { type TaskStoreBridge } from '../store/task-store.bridge.js';
 import {
   type SurfaceCaller,
   type TaskCancelOutcome,

@@ -1,6 +1,6 @@
 import { type TaskInfo, type TaskInfoJson, type TaskManager } from '@robot-mcp-kit/core';
 import { shortText } from '@robot-mcp-kit/core/rules';
-import { type TaskStoreBridge } from '../runtime/task-store.bridge.js';
+import { type TaskStoreBridge } from '../store/task-store.bridge.js';
 import { type TaskOwners } from '../auth/task-owners.js';
 
 /** The running tasks: `{"tasks": [TaskInfo, ...]}`. */

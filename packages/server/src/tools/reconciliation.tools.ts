@@ -6,7 +6,7 @@ import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Tool } from '../decorators/tool.decorator.js';
 import { type DtoSchemaBuilder } from '../schema/dto-schema.js';
 import { type TaskOwners } from '../auth/task-owners.js';
-import { type TaskStoreBridge } from '../runtime/task-store.bridge.js';
+import { type TaskStoreBridge } from '../store/task-store.bridge.js';
 import { type ToolCallContext } from './decorated-tools.factory.js';
 import { createKitTools, kitJsonResult, readOnlyKitTool } from './kit-tools.factory.js';
 import { type RegisteredTool, type ToolCall } from './registered-tool.js';

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { type JsonObject, silentLogger, TaskManager, type EventPoster } from '@robot-mcp-kit/core';
 import { createRedisTaskStore, type RedisTaskStore } from '@robot-mcp-kit/redis/server';
 import { type LongRunningToolDefinition } from '../../src/metadata/definitions.types.js';
-import { StoreTaskIds } from '../../src/runtime/task-ids.reserver.js';
+import { StoreTaskIds } from '../../src/store/task-ids.reserver.js';
 import { type ToolCall } from '../../src/tools/registered-tool.js';
 import { ConcurrencyLimitError, type TaskIdReserver, TaskStarter } from '../../src/tools/task-starter.js';
 import { until } from '../../../../test/support/until.js';

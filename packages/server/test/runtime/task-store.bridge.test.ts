@@ -2,8 +2,8 @@ import { type EventPoster, type TaskBody, type TaskEvent, TaskManager } from '@r
 import { InMemoryTaskStore, type StoredTask } from '@robot-mcp-kit/core/store';
 import { type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type LongRunningToolDefinition } from '../../src/metadata/definitions.types.js';
-import { TaskStoreBridge } from '../../src/runtime/task-store.bridge.js';
-import { taskStoreSetting } from '../../src/runtime/task-store.config.js';
+import { TaskStoreBridge } from '../../src/store/task-store.bridge.js';
+import { taskStoreSetting } from '../../src/store/task-store.config.js';
 import { DtoSchemaBuilder } from '../../src/schema/dto-schema.js';
 import { createReconciliationTools } from '../../src/tools/reconciliation.tools.js';
 import { type ToolCall } from '../../src/tools/registered-tool.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { taskStoreSetting } from '../../src/runtime/task-store.config.js';
+import { taskStoreSetting } from '../../src/store/task-store.config.js';
 
 const URL = 'redis://127.0.0.1:6379/0';
 

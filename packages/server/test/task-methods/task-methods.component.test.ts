@@ -12,7 +12,7 @@ import { type TaskContext, type TaskInfo, TaskManager } from '@robot-mcp-kit/cor
 import { type StoredTask } from '@robot-mcp-kit/core/store';
 import { ManualClock, MemoryLogger } from '@robot-mcp-kit/core/testing';
 import { type SessionContext } from '@robot-mcp-kit/server/advanced';
-import { type TaskStoreBridge } from '../../src/runtime/task-store.bridge.js';
+import { type TaskStoreBridge } from '../../src/store/task-store.bridge.js';
 import { SdkV1SessionSurface } from '../../src/surface/sdk-v1.session-surface.js';
 import { type SurfaceCaller } from '../../src/surface/session-surface.port.js';
 import { PrincipalHandleTable } from '../../src/task-methods/principal-handles.table.js';

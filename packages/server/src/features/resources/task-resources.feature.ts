@@ -2,7 +2,7 @@ import { type Clock, type Logger, type TaskManager } from '@robot-mcp-kit/core';
 import { type AppExtension } from '../../runtime/robot-mcp-app.js';
 import { type Feature } from '../../runtime/feature.types.js';
 import { defineFeature } from '../../runtime/feature.define.js';
-import { type TaskStoreBridge } from '../../runtime/task-store.bridge.js';
+import { type TaskStoreBridge } from '../../store/task-store.bridge.js';
 import { type TaskOwners } from '../../auth/task-owners.js';
 import {
   type ResourceSource,

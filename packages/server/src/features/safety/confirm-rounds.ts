@@ -6,7 +6,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { type Clock } from '@robot-mcp-kit/core';
 import { type InputRound } from '../../runtime/input-round.js';
-import { replicaSecretFrom } from '../../runtime/task-store.config.js';
+import { replicaSecretFrom } from '../../store/task-store.config.js';
 
 /**
  * The v2 SDK, loaded on the first 2026-07-28 round: a stdio or 2025-only server never loads it

@@ -15,7 +15,7 @@ import { type TaskOwners } from '../auth/task-owners.js';
 import { type CapabilityServerDefinition } from '../metadata/definitions.types.js';
 import { type SessionContext } from '../tools/registered-tool.js';
 import { type ToolRegistry } from '../tools/tool-registry.js';
-import { INPUT_ROUND, type InputRound } from './input-round.js';
+import { INPUT_ROUND, type InputRound } from '../runtime/input-round.js';
 import { type SurfaceFeature } from '../surface/session-surface.port.js';
 import { type SdkV2SessionSurface } from '../surface/sdk-v2.session-surface.js';
 import { createdTaskResult, declaresTasks, taskCallerOf } from '../surface/sdk-v2.task-wire.js';
