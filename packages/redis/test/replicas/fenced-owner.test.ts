@@ -47,7 +47,10 @@ describe('an owner paused past its lease (real processes, SIGSTOP/SIGCONT, real 
 
     const arrived = ofTask();
     const after = arrived.slice(arrived.indexOf(failed) + 1);
-    expect(after).toEqual([]);
+    // nothing A made after the pause; at most the one send of the task's lane that was already
+    // under way when A was stopped (docs/scaling.md, "Not guaranteed"), numbered before the failure
+    expect(after.length).toBeLessThanOrEqual(1);
+    for (const late of after) expect(late.seq).toBeLessThan(failed.seq);
     // no seq used twice (a redelivery of the same event, same event_id, is at-least-once)
     const idsBySeq = new Map<number, Set<string>>();
     for (const e of arrived) idsBySeq.set(e.seq, (idsBySeq.get(e.seq) ?? new Set()).add(e.event_id));
