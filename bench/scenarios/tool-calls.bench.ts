@@ -34,7 +34,8 @@ const PLAN = {
   },
 };
 type Call = typeof ECHO | typeof MOVE | typeof PLAN;
-type Plan = RoundPlan & { ops: number };
+/** Rounds of `ops` calls each; over stdio spread over `spawns` fresh pairs of server children. */
+type Plan = RoundPlan & { ops: number; spawns: number };
 
 /** The kit's bench server as a user's main.ts starts it, on stdio. */
 const KIT_STDIO_MAIN = new URL('../fixtures/cold-kit.main.js', import.meta.url);
@@ -142,36 +143,58 @@ async function checkBoth(kit: Client, sdk: Client, calls: readonly [Call, string
  * tools/call over stdio, each server a child process: the kit's bench server (`runServer`) against
  * the hand-written SDK server on the same libraries. The cpu ratio is the server children's (their
  * CPU time per call, every thread, from /proc): the bench process holds only the clients.
+ *
+ * The rounds are spread over {@link Plan.spawns} fresh pairs of children and pooled. Where the
+ * scheduler puts a child (the client's core or the other one) moves its round trip by tens of
+ * microseconds for the life of the process — medians of one server spawned three times here lay
+ * 60 µs apart — so one pair of children measured the placement as much as the server.
  */
 async function stdioRows(ctx: BenchContext, plan: Plan): Promise<BenchRow[]> {
-  ctx.log('tool calls over stdio (servers in child processes)');
-  const kit = await stdioClient(KIT_STDIO_MAIN);
-  const sdk = await stdioClient(SDK_STDIO_MAIN);
-  try {
-    await checkBoth(kit.client, sdk.client, [
-      [ECHO, 'hello robot'],
-      [PLAN, '"waypoints":4'],
-    ]);
-    const rows: BenchRow[] = [];
-    for (const [spec, call] of [
-      [{ id: 'tool-stdio', scenario: '@Tool call, stdio' }, ECHO],
-      [
-        { id: 'tool-array-dto-stdio', scenario: '@Tool with string[] and nested DTO[] arguments, stdio' },
-        PLAN,
-      ],
-    ] as const) {
-      const s = await interleave(
-        childSide('kit', plan.ops, kit, call),
-        childSide('sdk', plan.ops, sdk, call),
-        plan,
+  ctx.log(`tool calls over stdio (servers in child processes, ${plan.spawns} pairs)`);
+  const specs = [
+    [{ id: 'tool-stdio', scenario: '@Tool call, stdio' }, ECHO],
+    [{ id: 'tool-array-dto-stdio', scenario: '@Tool with string[] and nested DTO[] arguments, stdio' }, PLAN],
+  ] as const;
+  const pooled = specs.map(() => emptySamples());
+  const perSpawn = { warmupRounds: 1, rounds: Math.max(2, Math.round(plan.rounds / plan.spawns)) };
+  for (let spawn = 0; spawn < plan.spawns; spawn += 1) {
+    const kit = await stdioClient(KIT_STDIO_MAIN);
+    const sdk = await stdioClient(SDK_STDIO_MAIN);
+    try {
+      await checkBoth(kit.client, sdk.client, [
+        [ECHO, 'hello robot'],
+        [PLAN, '"waypoints":4'],
+      ]);
+      const sides = specs.map(
+        ([, call]) => [childSide('kit', plan.ops, kit, call), childSide('sdk', plan.ops, sdk, call)] as const,
       );
-      rows.push(row({ ...spec, baseline: `${BASELINE}, stdio` }, s));
+      // Every call of the rows warms up before any is timed: a fresh child compiles its hot code
+      // on V8's background threads, whose CPU the child's time counts, over the first thousands of
+      // calls (the kit has more code to compile, and the first row timed took all of it).
+      for (const [kitSide, sdkSide] of sides) {
+        await interleave(kitSide, sdkSide, { warmupRounds: plan.warmupRounds, rounds: 0 });
+      }
+      for (const [index, [kitSide, sdkSide]] of sides.entries()) {
+        pool(pooled[index]!, await interleave(kitSide, sdkSide, perSpawn));
+      }
+    } finally {
+      await kit.client.close();
+      await sdk.client.close();
     }
-    return rows;
-  } finally {
-    await kit.client.close();
-    await sdk.client.close();
   }
+  return specs.map(([spec], index) => row({ ...spec, baseline: `${BASELINE}, stdio` }, pooled[index]!));
+}
+
+function emptySamples(): InterleavedSamples {
+  return { subject: [], baseline: [], cpu: { subject: [], baseline: [] } };
+}
+
+/** Adds the samples of `more` to `into`. */
+function pool(into: InterleavedSamples, more: InterleavedSamples): void {
+  into.subject.push(...more.subject);
+  into.baseline.push(...more.baseline);
+  into.cpu.subject.push(...more.cpu.subject);
+  into.cpu.baseline.push(...more.cpu.baseline);
 }
 
 /** tools/call over streamable HTTP on loopback, both servers in this process. */
@@ -234,8 +257,8 @@ function row(spec: Pick<RowSpec, 'id' | 'scenario' | 'baseline'>, s: Interleaved
 export async function toolCallBenchmarks(ctx: BenchContext): Promise<BenchRow[]> {
   const plan = sized<Plan>(
     ctx,
-    { warmupRounds: 1, rounds: 4, ops: 40 },
-    { warmupRounds: 3, rounds: 16, ops: 200 },
+    { warmupRounds: 1, rounds: 4, ops: 40, spawns: 1 },
+    { warmupRounds: 3, rounds: 24, ops: 200, spawns: 4 },
   );
   return [...(await stdioRows(ctx, plan)), ...(await httpRows(ctx, plan))];
 }

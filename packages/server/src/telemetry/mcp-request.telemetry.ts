@@ -3,6 +3,7 @@ import {
   type Context,
   context,
   defaultTextMapGetter,
+  isSpanContextValid,
   type Histogram,
   metrics,
   propagation,
@@ -90,10 +91,13 @@ export class McpServerTelemetry {
       parent,
     );
     const common = commonAttributes(facts, target);
-    if (span.isRecording()) span.setAttributes({ ...common, ...spanOnlyAttributes(facts) });
+    const recording = span.isRecording();
+    if (recording) span.setAttributes({ ...common, ...spanOnlyAttributes(facts) });
     let ended = false;
     return {
-      context: trace.setSpan(parent, span),
+      // A span that neither records nor carries a valid trace (no SDK registered) is not made the
+      // active one: nothing could read it, and the request runs in its parent context as it is.
+      context: recording || isSpanContextValid(span.spanContext()) ? trace.setSpan(parent, span) : parent,
       end: (outcome) => {
         if (ended) return;
         ended = true;

@@ -67,7 +67,8 @@ export function tracingStage(
       });
       inFlight.get(message.id)?.end({ cancelled: true });
       inFlight.set(message.id, scope);
-      context.with(scope.context, next);
+      if (scope.context === context.active()) next();
+      else context.with(scope.context, next);
     },
     outbound(message: JSONRPCMessage) {
       if ('result' in message) {

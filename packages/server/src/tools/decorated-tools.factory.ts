@@ -83,7 +83,8 @@ export function plainTool(definition: PlainToolDefinition, deps: PlainToolDeps):
         const result = definition.kit
           ? method.call(deps.instance, args, context, call)
           : method.call(deps.instance, args, context);
-        return await output.check(normalizeToolResult(await result, where));
+        const answer = normalizeToolResult(await result, where);
+        return output.check ? await output.check(answer) : answer;
       } catch (err) {
         return errorResult(definition.name, err, logger);
       }

@@ -10,11 +10,14 @@ import { toolErrorResult } from './tool-results.js';
 export interface ToolOutput {
   /** Listed as the tool's `outputSchema`; undefined for a tool without a result class. */
   readonly outputSchema?: JsonSchema;
-  /** The answer itself when it matches (or is an error), else a tool error naming each problem. */
-  check(result: CallToolResult): Promise<CallToolResult>;
+  /**
+   * The answer itself when it matches (or is an error), else a tool error naming each problem;
+   * undefined for a tool without a result class (its answers pass as they are).
+   */
+  readonly check?: (result: CallToolResult) => Promise<CallToolResult>;
 }
 
-const UNTYPED: ToolOutput = { check: (result) => Promise.resolve(result) };
+const UNTYPED: ToolOutput = {};
 
 /**
  * The output of `@Tool({ result: SomeDto })`: `outputSchema` built from the DTO, and each answer's
@@ -33,7 +36,7 @@ export function toolOutput(
   const outputSchema = schemas.build(dto);
   return {
     outputSchema,
-    async check(result) {
+    async check(result: CallToolResult): Promise<CallToolResult> {
       if (result.isError) return result;
       const problems = await problemsOf(result.structuredContent, dto, outputSchema);
       if (problems.length === 0) return result;
