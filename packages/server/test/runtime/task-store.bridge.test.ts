@@ -73,7 +73,10 @@ function replica(store: InMemoryTaskStore) {
     const result = (await tools.find((t) => t.name === name)!.call(args, call)) as CallToolResult;
     return JSON.parse((result.content[0] as { text: string }).text) as Record<string, unknown>;
   };
-  return { taskManager, starter, bridge, tool, posted, call };
+  /** Starts a `sleep_task` running `body`, as a tools/call on this replica does. */
+  const startSleeper = (body: TaskBody) =>
+    starter.start({ definition: sleeper, call, triggers: undefined, estDurationS: undefined, body });
+  return { taskManager, bridge, tool, posted, startSleeper };
 }
 
 const sleeper = { name: 'sleep_task' } as LongRunningToolDefinition;
@@ -87,13 +90,7 @@ describe('TaskStoreBridge on the InMemoryTaskStore', () => {
     const b = replica(store);
     await a.bridge.start();
     await b.bridge.start();
-    const info = await a.starter.start({
-      definition: sleeper,
-      call: a.call,
-      triggers: undefined,
-      estDurationS: undefined,
-      body: untilAborted,
-    });
+    const info = await a.startSleeper(untilAborted);
     // durable start: stored before start() answered
     expect((await store.get('anonymous', info.task_id))?.task.state).toBe('running');
     expect(await b.tool('get_task', { task_id: info.task_id })).toMatchObject({
@@ -121,15 +118,9 @@ describe('TaskStoreBridge on the InMemoryTaskStore', () => {
     const store = new InMemoryTaskStore();
     const a = replica(store);
     await a.bridge.start();
-    const info = await a.starter.start({
-      definition: sleeper,
-      call: a.call,
-      triggers: undefined,
-      estDurationS: undefined,
-      body: async (ctx) => {
-        await ctx.progress({ percent: 50 });
-        return { done: true };
-      },
+    const info = await a.startSleeper(async (ctx) => {
+      await ctx.progress({ percent: 50 });
+      return { done: true };
     });
     let stored: StoredTask | undefined;
     await until(async () => {
@@ -170,13 +161,9 @@ describe('the delivery gate of a task that reports without pause', () => {
     await a.bridge.start();
     let gateOpened = false;
     let iterations = 0;
-    const info = await a.starter.start({
-      definition: sleeper,
-      call: a.call,
-      triggers: undefined,
-      estDurationS: undefined,
+    const info = await a.startSleeper(
       // reports until the first event may be delivered, at most 1.5 s (less than the gate's 2 s bound)
-      body: async (ctx) => {
+      async (ctx) => {
         const deadline = Date.now() + 1500;
         while (!gateOpened && Date.now() < deadline) {
           iterations += 1;
@@ -185,7 +172,7 @@ describe('the delivery gate of a task that reports without pause', () => {
         }
         return { reported: iterations, gate_opened_while_running: gateOpened };
       },
-    });
+    );
     // the start answers once the task is stored, not once the task's writes pause
     expect(a.taskManager.get(info.task_id)?.state).toBe('running');
     await until(() => a.posted.some((e) => e.type === 'progress'), 'the first progress event');
@@ -208,13 +195,7 @@ describe('TaskStoreBridge during a store outage', () => {
     const store = new FlakyStore();
     const a = replica(store);
     await a.bridge.start();
-    const info = await a.starter.start({
-      definition: sleeper,
-      call: a.call,
-      triggers: undefined,
-      estDurationS: undefined,
-      body: untilAborted,
-    });
+    const info = await a.startSleeper(untilAborted);
     await until(async () => (await store.get('anonymous', info.task_id)) !== undefined, 'the retried write');
     expect(a.bridge.writeErrors).toBe(2);
     await a.taskManager.cancel(info.task_id);
@@ -305,13 +286,7 @@ describe('TaskStoreBridge close with task ids reserved ahead', () => {
   async function startOne(store: ReservingStore) {
     const a = replica(store);
     await a.bridge.start();
-    const info = await a.starter.start({
-      definition: sleeper,
-      call: a.call,
-      triggers: undefined,
-      estDurationS: undefined,
-      body: untilAborted,
-    });
+    const info = await a.startSleeper(untilAborted);
     await a.taskManager.cancel(info.task_id);
     return { a, taskId: info.task_id };
   }
