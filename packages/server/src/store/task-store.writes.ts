@@ -82,13 +82,8 @@ export class TaskWriteQueue {
     });
   }
 
-  /** Whether writes of `taskId` are pending or under way. */
-  has(taskId: string): boolean {
-    return this.writes.has(taskId);
-  }
-
   /** Resolves once the task's current state reached the store (at once when nothing is pending). */
-  async whenWritten(taskId: string): Promise<void> {
+  private async whenWritten(taskId: string): Promise<void> {
     for (let pending = this.writes.get(taskId); pending?.running; pending = this.writes.get(taskId)) {
       await pending.running;
     }
